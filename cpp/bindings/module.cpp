@@ -1,0 +1,209 @@
+// pybind11 bindings: translation only.  Python values and numpy arrays in,
+// Python values and numpy arrays out; every rule lives in cpp/src.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "prial/cards.hpp"
+#include "prial/evaluator.hpp"
+#include "prial/rules.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// Result types are plain Python NamedTuples defined in prial/_types.py and
+// registered here once at import, so results are built without a Python call.
+struct ResultTypes {
+  py::object hand_value;  // prial.HandValue
+  py::list categories;    // prial.Category members by value
+};
+ResultTypes& result_types() {
+  static ResultTypes* types = new ResultTypes();  // leaked: lives as long as the module
+  return *types;
+}
+
+// Builds an instance of a tuple subclass (a NamedTuple) from owned items,
+// as tuple.__new__ does, without the cost of calling the class.
+py::object make_named_tuple(const py::object& type, std::initializer_list<py::object> items) {
+  auto* tp = reinterpret_cast<PyTypeObject*>(type.ptr());
+  PyObject* obj = tp->tp_alloc(tp, static_cast<Py_ssize_t>(items.size()));
+  if (obj == nullptr) throw py::error_already_set();
+  Py_ssize_t i = 0;
+  for (const auto& item : items) PyTuple_SET_ITEM(obj, i++, item.inc_ref().ptr());
+  return py::reinterpret_steal<py::object>(obj);
+}
+
+// Cards from a Python value: text ("3s 2h Ah") or a sequence of indices.
+std::vector<prial::Card> cards_from(const py::handle& value) {
+  if (PyUnicode_Check(value.ptr())) {
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
+    if (utf8 == nullptr) throw py::error_already_set();
+    return prial::parse_cards(std::string_view(utf8, static_cast<std::size_t>(size)));
+  }
+  PyObject* seq = PySequence_Fast(value.ptr(), "");
+  if (seq == nullptr) {
+    PyErr_Clear();
+    throw prial::InvalidHand("cards must be text such as \"3s 2h Ah\" or a sequence of card indices, got " +
+                             std::string(Py_TYPE(value.ptr())->tp_name));
+  }
+  py::object owner = py::reinterpret_steal<py::object>(seq);
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  std::vector<prial::Card> cards(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    if (PyBool_Check(item) || !PyIndex_Check(item)) {
+      throw prial::InvalidHand("position " + std::to_string(i) + ": expected a card index, got " +
+                               std::string(Py_TYPE(item)->tp_name));
+    }
+    const Py_ssize_t v = PyNumber_AsSsize_t(item, nullptr);  // clips huge values, never fails
+    if (v < 0 || v >= prial::kMaxPack) {
+      throw prial::InvalidHand("position " + std::to_string(i) + ": card index " +
+                               py::str(item).cast<std::string>() + " is out of range (0..54)");
+    }
+    cards[static_cast<std::size_t>(i)] = static_cast<prial::Card>(v);
+  }
+  return cards;
+}
+
+py::list card_list(const std::vector<prial::Card>& cards) {
+  py::list out(cards.size());
+  for (std::size_t i = 0; i < cards.size(); ++i) out[i] = py::int_(cards[i]);
+  return out;
+}
+
+// A uint8 array of shape (N, width), C-contiguous, used in place.
+py::array hand_array(const py::object& value, std::size_t width, const char* name) {
+  const std::string expected = std::string(name) + " must be a C-contiguous numpy uint8 array of shape (N, " +
+                               std::to_string(width) + ")";
+  if (!py::isinstance<py::array>(value)) {
+    throw prial::InvalidHand(expected + ", got " + std::string(Py_TYPE(value.ptr())->tp_name));
+  }
+  auto a = py::reinterpret_borrow<py::array>(value);
+  if (a.dtype().kind() != 'u' || a.dtype().itemsize() != 1) {
+    throw prial::InvalidHand(expected + ", got dtype " + py::str(a.dtype()).cast<std::string>() +
+                             " (check the values are card indices, then use a.astype(np.uint8))");
+  }
+  if (a.ndim() != 2 || static_cast<std::size_t>(a.shape(1)) != width) {
+    std::string shape = "(";
+    for (py::ssize_t d = 0; d < a.ndim(); ++d) shape += (d ? ", " : "") + std::to_string(a.shape(d));
+    throw prial::InvalidHand(expected + ", got shape " + shape + (a.ndim() == 1 ? ",)" : ")"));
+  }
+  if (!(a.flags() & py::array::c_style)) {
+    throw prial::InvalidHand(expected + ", got a non-contiguous view (use np.ascontiguousarray(a))");
+  }
+  return a;
+}
+
+int thread_count(const py::object& threads) {
+  if (threads.is_none()) return 0;  // all cores
+  const int n = threads.cast<int>();
+  if (n < 1) throw prial::InvalidHand("threads must be at least 1, got " + std::to_string(n));
+  return n;
+}
+
+// The evaluator as Python sees it: the C++ Evaluator plus a cache of the
+// description strings, made on first use.
+class PyEvaluator {
+ public:
+  explicit PyEvaluator(const prial::RulesConfig& rules)
+      : ev_(rules), descriptions_(ev_.table().slots()) {}
+
+  py::object evaluate(const py::handle& hand) {
+    const std::vector<prial::Card> cards = cards_from(hand);
+    const std::uint32_t slot = ev_.slot(cards.data(), cards.size());
+    const auto& table = ev_.table();
+    return make_named_tuple(
+        result_types().hand_value,
+        {py::int_(table.strength(slot)),
+         result_types().categories[static_cast<std::size_t>(table.category(slot))],
+         card_list(cards), description(slot)});
+  }
+
+  py::array_t<prial::Strength> evaluate_batch(const py::object& hands, const py::object& threads) {
+    const py::array a = hand_array(hands, 3, "hands");
+    const auto rows = static_cast<std::size_t>(a.shape(0));
+    const int n_threads = thread_count(threads);
+    py::array_t<prial::Strength> out(static_cast<py::ssize_t>(rows));
+    const auto* in = static_cast<const prial::Card*>(a.data());
+    prial::Strength* dst = out.mutable_data();
+    std::size_t bad;
+    {
+      // Safe without the GIL: `a` and `out` stay referenced by this frame,
+      // so neither buffer can be freed or resized (numpy refuses to resize
+      // a referenced array); the C++ code touches no Python object.
+      py::gil_scoped_release release;
+      bad = ev_.evaluate_batch(in, rows, dst, n_threads);
+    }
+    if (bad != prial::kNoBadRow) throw prial::InvalidHand(ev_.explain_row(in, bad, 3));
+    return out;
+  }
+
+  int classes() const { return ev_.table().classes(); }
+  std::size_t slots() const { return ev_.table().slots(); }
+  int pack_size() const { return ev_.table().pack_size(); }
+
+ private:
+  py::object description(std::uint32_t slot) {
+    py::object& d = descriptions_[slot];
+    if (!d) d = py::str(prial::describe(ev_.table().shape(slot), ev_.table().wilds(slot)));
+    return d;
+  }
+
+  prial::Evaluator ev_;
+  std::vector<py::object> descriptions_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "prial native core (internal: use the prial package)";
+
+  py::register_exception<prial::InvalidHand>(m, "InvalidHandError", PyExc_ValueError);
+
+  m.def("_register_types", [](py::object hand_value, py::list categories) {
+    result_types().hand_value = std::move(hand_value);
+    result_types().categories = std::move(categories);
+  });
+
+  py::class_<prial::RulesConfig>(m, "RulesConfig")
+      .def(py::init([](int ace_two_three, int top_prial, bool running_flush_over_prial, bool lowball,
+                       std::uint64_t wild_mask, int jokers, int wild_ties) {
+             prial::RulesConfig r;
+             r.ace_two_three = static_cast<prial::AceTwoThree>(ace_two_three);
+             r.top_prial = static_cast<prial::TopPrial>(top_prial);
+             r.running_flush_over_prial = running_flush_over_prial;
+             r.lowball = lowball;
+             r.wild_mask = wild_mask;
+             r.jokers = jokers;
+             r.wild_ties = static_cast<prial::WildTies>(wild_ties);
+             r.validate();
+             return r;
+           }),
+           py::kw_only(), py::arg("ace_two_three"), py::arg("top_prial"),
+           py::arg("running_flush_over_prial"), py::arg("lowball"), py::arg("wild_mask"),
+           py::arg("jokers"), py::arg("wild_ties"));
+
+  py::class_<PyEvaluator>(m, "Evaluator")
+      .def(py::init<const prial::RulesConfig&>(), py::arg("config"))
+      .def("evaluate", &PyEvaluator::evaluate, py::arg("hand"))
+      .def("evaluate_batch", &PyEvaluator::evaluate_batch, py::arg("hands"), py::kw_only(),
+           py::arg("threads") = py::none())
+      .def_property_readonly("classes", &PyEvaluator::classes)
+      .def_property_readonly("slots", &PyEvaluator::slots)
+      .def_property_readonly("pack_size", &PyEvaluator::pack_size);
+
+  m.def("parse_cards", [](const py::str& text) {
+    const std::string s = text.cast<std::string>();
+    return card_list(prial::parse_cards(s));
+  }, py::arg("text"));
+  m.def("format_cards", [](const py::handle& cards) {
+    const std::vector<prial::Card> c = cards_from(cards);
+    return prial::format_cards(c.data(), c.size());
+  }, py::arg("cards"));
+}

@@ -1,0 +1,68 @@
+// Rulesets and the order of natural three-card hands (SPEC §2, §3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "prial/cards.hpp"
+
+namespace prial {
+
+// Numbering is fixed (it is the Python Category's value): weakest first
+// in standard Brag.  The order between categories is the ruleset's.
+enum class Category : std::uint8_t {
+  HighCard = 0,
+  Pair = 1,
+  Flush = 2,
+  Run = 3,
+  RunningFlush = 4,
+  Prial = 5,
+};
+inline constexpr int kCategories = 6;
+
+enum class AceTwoThree : std::uint8_t { Top, Second, Bottom };
+enum class TopPrial : std::uint8_t { Three, Ace };
+enum class WildTies : std::uint8_t { NaturalWins, Equal };
+
+// One fully resolved ruleset.  Presets and names are resolved in Python;
+// this is the plain data every table is built from.
+struct RulesConfig {
+  AceTwoThree ace_two_three = AceTwoThree::Top;
+  TopPrial top_prial = TopPrial::Three;
+  bool running_flush_over_prial = false;  // Three Card Poker's category order
+  bool lowball = false;                    // Muflis: the whole order reversed
+  std::uint64_t wild_mask = 0;             // bit i: card i is wild (0..51); jokers always are
+  int jokers = 0;                          // 0..3 jokers in the pack (52, 53, 54)
+  WildTies wild_ties = WildTies::NaturalWins;
+
+  int pack_size() const noexcept { return kStandardPack + jokers; }
+  bool is_wild(int card) const noexcept {
+    return card >= kFirstJoker || ((wild_mask >> card) & 1u) != 0;
+  }
+  bool has_wilds() const noexcept { return jokers > 0 || wild_mask != 0; }
+
+  // Throws InvalidHand on an impossible combination (e.g. jokers > 3).
+  void validate() const;
+  bool operator==(const RulesConfig& other) const noexcept;
+  bool operator<(const RulesConfig& other) const noexcept;
+};
+
+// The value of three natural (non-wild, distinct) cards in the ruleset's
+// non-lowball order: higher is better, equal values tie.  Layout:
+//   bits 16..18: the category's place in the ruleset's category order
+//   bits 13..15: the Category itself (so a value can be described)
+//   bits  0..11: ranks deciding within the category, 4 bits each
+using NaturalValue = std::uint32_t;
+NaturalValue natural_value(const RulesConfig& rules, int a, int b, int c) noexcept;
+
+inline Category category_of(NaturalValue v) noexcept {
+  return static_cast<Category>((v >> 13) & 7u);
+}
+
+// "Prial of threes", "Run, 3-2-A", "Pair of nines, three kicker",
+// "Flush, K-9-2", "High card, J-6-3"; `wilds` > 0 appends " (2 wild)".
+std::string describe(NaturalValue v, int wilds);
+
+const char* category_name(Category c) noexcept;
+
+}  // namespace prial

@@ -1,0 +1,70 @@
+// The minimal perfect hash over three-card combinations and the per-ruleset
+// strength table it indexes (SPEC §2, §3).
+//
+// Hash: the colexicographic rank of the sorted cards c0 < c1 < c2,
+//   slot = C(c0,1) + C(c1,2) + C(c2,3),
+// a bijection from the C(n,3) combinations of an n-card pack onto
+// 0 .. C(n,3)-1: 22,100 slots for 52 cards, 26,235 with three jokers.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "prial/cards.hpp"
+#include "prial/rules.hpp"
+
+namespace prial {
+
+// binomial(n, k) for the small n, k the hashes need (n <= 55, k <= 5).
+struct Binomials {
+  std::array<std::array<std::uint32_t, 6>, kMaxPack + 1> c{};
+  constexpr Binomials() {
+    for (int n = 0; n <= kMaxPack; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k < 6; ++k) c[n][k] = n == 0 ? 0 : c[n - 1][k - 1] + c[n - 1][k];
+    }
+  }
+  constexpr std::uint32_t operator()(int n, int k) const { return c[n][k]; }
+};
+inline constexpr Binomials kBinomial{};
+
+// Slot of a strictly increasing triple.
+inline std::uint32_t three_card_slot(int c0, int c1, int c2) noexcept {
+  return kBinomial(c0, 1) + kBinomial(c1, 2) + kBinomial(c2, 3);
+}
+
+// Strength: dense 1..classes, higher is better, equal strengths tie.
+using Strength = std::uint16_t;
+
+// Everything known about each three-card combination under one ruleset.
+class ThreeCardTable {
+ public:
+  explicit ThreeCardTable(const RulesConfig& rules);
+
+  const RulesConfig& rules() const noexcept { return rules_; }
+  int pack_size() const noexcept { return rules_.pack_size(); }
+  std::size_t slots() const noexcept { return strength_.size(); }
+  int classes() const noexcept { return classes_; }
+
+  const Strength* strengths() const noexcept { return strength_.data(); }
+  Strength strength(std::uint32_t slot) const noexcept { return strength_[slot]; }
+  // The natural hand the cards stand as (for wild hands, the best substitution).
+  NaturalValue shape(std::uint32_t slot) const noexcept { return shape_[slot]; }
+  int wilds(std::uint32_t slot) const noexcept { return wilds_[slot]; }
+  Category category(std::uint32_t slot) const noexcept { return category_of(shape_[slot]); }
+
+ private:
+  RulesConfig rules_;
+  std::vector<Strength> strength_;
+  std::vector<NaturalValue> shape_;
+  std::vector<std::uint8_t> wilds_;
+  int classes_ = 0;
+};
+
+// Tables are built once per ruleset and shared by every Evaluator that asks
+// for the same rules (thread-safe).
+std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules);
+
+}  // namespace prial

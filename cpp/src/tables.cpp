@@ -1,0 +1,142 @@
+#include "prial/tables.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace prial {
+namespace {
+
+constexpr NaturalValue kValueMask = (1u << 19) - 1;
+
+// Higher score = better in this ruleset; lowball (Muflis) reverses the order.
+std::uint32_t score(const RulesConfig& rules, NaturalValue v) {
+  return rules.lowball ? (kValueMask - v) : v;
+}
+
+struct Best {
+  std::uint32_t score = 0;
+  NaturalValue shape = 0;
+};
+
+// The strongest hand `naturals` can make when the remaining 3 - n cards are
+// wild: every choice of distinct substitutes from the 52 cards not held.
+class WildSubstitution {
+ public:
+  explicit WildSubstitution(const RulesConfig& rules) : rules_(rules) {}
+
+  Best best(const int* naturals, int n) {
+    if (n == 2) return memo(two_[kBinomial(naturals[0], 1) + kBinomial(naturals[1], 2)], naturals, n);
+    if (n == 1) return memo(one_[naturals[0]], naturals, n);
+    return memo(none_, naturals, n);
+  }
+
+ private:
+  struct Entry { bool done = false; Best best; };
+
+  Best memo(Entry& e, const int* naturals, int n) {
+    if (!e.done) { e.best = search(naturals, n); e.done = true; }
+    return e.best;
+  }
+
+  Best search(const int* naturals, int n) {
+    int cards[3];
+    for (int i = 0; i < n; ++i) cards[i] = naturals[i];
+    Best best;
+    bool found = false;
+    auto consider = [&] {
+      const NaturalValue v = natural_value(rules_, cards[0], cards[1], cards[2]);
+      const std::uint32_t s = score(rules_, v);
+      if (!found || s > best.score) { best = {s, v}; found = true; }
+    };
+    auto held = [&](int card) {
+      for (int i = 0; i < n; ++i) if (naturals[i] == card) return true;
+      return false;
+    };
+    // Substitutes are chosen in increasing order: each set is tried once.
+    for (int x = 0; x < kStandardPack; ++x) {
+      if (held(x)) continue;
+      cards[n] = x;
+      if (n == 2) { consider(); continue; }
+      for (int y = x + 1; y < kStandardPack; ++y) {
+        if (held(y)) continue;
+        cards[n + 1] = y;
+        if (n == 1) { consider(); continue; }
+        for (int z = y + 1; z < kStandardPack; ++z) {
+          cards[2] = z;
+          consider();
+        }
+      }
+    }
+    return best;
+  }
+
+  const RulesConfig& rules_;
+  std::array<Entry, 1326> two_{};  // C(52,2) pairs of naturals
+  std::array<Entry, kStandardPack> one_{};
+  Entry none_{};
+};
+
+}  // namespace
+
+ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
+  rules_.validate();
+  const int n = rules_.pack_size();
+  const std::size_t slots = kBinomial(n, 3);
+  strength_.resize(slots);
+  shape_.resize(slots);
+  wilds_.resize(slots);
+
+  WildSubstitution wild(rules_);
+  const bool natural_wins = rules_.wild_ties == WildTies::NaturalWins;
+  std::vector<std::uint64_t> keys(slots);
+  for (int c2 = 2; c2 < n; ++c2) {
+    for (int c1 = 1; c1 < c2; ++c1) {
+      for (int c0 = 0; c0 < c1; ++c0) {
+        const std::uint32_t slot = three_card_slot(c0, c1, c2);
+        int naturals[3];
+        int count = 0;
+        for (int c : {c0, c1, c2}) if (!rules_.is_wild(c)) naturals[count++] = c;
+        Best best;
+        if (count == 3) {
+          best.shape = natural_value(rules_, c0, c1, c2);
+          best.score = score(rules_, best.shape);
+        } else {
+          best = wild.best(naturals, count);
+        }
+        const int wilds = 3 - count;
+        shape_[slot] = best.shape;
+        wilds_[slot] = static_cast<std::uint8_t>(wilds);
+        // Under natural_wins, fewer wild cards break a tie in the hand made.
+        keys[slot] = (static_cast<std::uint64_t>(best.score) << 2) |
+                     static_cast<std::uint64_t>(natural_wins ? 3 - wilds : 0);
+      }
+    }
+  }
+  std::vector<std::uint64_t> distinct = keys;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  classes_ = static_cast<int>(distinct.size());
+  for (std::size_t s = 0; s < slots; ++s) {
+    strength_[s] = static_cast<Strength>(
+        1 + (std::lower_bound(distinct.begin(), distinct.end(), keys[s]) - distinct.begin()));
+  }
+}
+
+std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules) {
+  static std::mutex mutex;
+  static std::map<RulesConfig, std::shared_ptr<const ThreeCardTable>> cache;
+  // Bounded: tables no Evaluator holds any more are dropped past this size.
+  constexpr std::size_t kCacheLimit = 64;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= kCacheLimit) {
+    for (auto it = cache.begin(); it != cache.end();) {
+      it = it->second.use_count() == 1 ? cache.erase(it) : std::next(it);
+    }
+  }
+  auto& entry = cache[rules];
+  if (!entry) entry = std::make_shared<const ThreeCardTable>(rules);
+  return entry;
+}
+
+}  // namespace prial
