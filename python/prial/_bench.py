@@ -1,0 +1,126 @@
+"""``prial bench``: throughput figures, each next to a baseline in the same run.
+
+Every figure is the median of ``--repeat`` timed runs over the same data.
+Sections are plain functions returning rows; later capabilities add theirs
+to ``SECTIONS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import Evaluator, format_cards
+
+
+@dataclass
+class Figure:
+    name: str
+    items: int
+    seconds: float  # median
+    unit: str = "hands"
+    baseline: str | None = None  # name of the figure this one is compared with
+
+    @property
+    def rate(self) -> float:
+        return self.items / self.seconds
+
+
+def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def random_hands(rows: int, width: int, seed: int, pack: int = 52) -> np.ndarray:
+    """``rows`` hands of ``width`` distinct cards each, uniformly at random."""
+    rng = np.random.default_rng(seed)
+    hands = rng.integers(0, pack, size=(rows, width), dtype=np.uint8)
+    while True:
+        ordered = np.sort(hands, axis=1)
+        bad = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+        if bad.size == 0:
+            return hands
+        hands[bad] = rng.integers(0, pack, size=(bad.size, width), dtype=np.uint8)
+
+
+def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    hands = random_hands(args.hands, 3, args.seed, ev.pack_size)
+    n = len(hands)
+    figures = [
+        Figure("numpy baseline a[:,0]+a[:,1]+a[:,2]", n,
+               median_seconds(lambda: hands[:, 0].astype(np.uint16) + hands[:, 1] + hands[:, 2], args.repeat)),
+        Figure("evaluate_batch, 1 thread", n,
+               median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
+               baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
+        Figure(f"evaluate_batch, {args.threads or os.cpu_count()} threads", n,
+               median_seconds(lambda: ev.evaluate_batch(hands, threads=args.threads), args.repeat),
+               baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
+    ]
+    small = hands[: args.scalar_hands]
+    as_lists = small.tolist()
+    as_text = [format_cards(h) for h in as_lists]
+    evaluate = ev.evaluate
+
+    def loop(data: list) -> Callable[[], None]:
+        def run() -> None:
+            for hand in data:
+                evaluate(hand)
+        return run
+
+    def empty_loop() -> None:
+        for hand in as_lists:
+            len(hand)
+
+    figures += [
+        Figure("Python loop calling len() (baseline)", len(as_lists), median_seconds(empty_loop, args.repeat), unit="calls"),
+        Figure("evaluate(index list)", len(as_lists), median_seconds(loop(as_lists), args.repeat), unit="calls",
+               baseline="Python loop calling len() (baseline)"),
+        Figure("evaluate(text)", len(as_text), median_seconds(loop(as_text), args.repeat), unit="calls",
+               baseline="Python loop calling len() (baseline)"),
+    ]
+    return figures
+
+
+SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [section_three_card]
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from .cli import print_table, rules_from_args
+
+    ev = Evaluator(rules_from_args(args))
+    figures: list[Figure] = []
+    for section in SECTIONS:
+        figures += section(ev, args)
+    by_name = {f.name: f for f in figures}
+
+    def ratio(f: Figure) -> float | None:
+        return by_name[f.baseline].seconds / f.seconds if f.baseline else None
+
+    if args.json:
+        print(json.dumps({
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+            "rules": repr(ev.rules),
+            "repeat": args.repeat,
+            "figures": [dict(asdict(f), rate=f.rate, ratio_to_baseline=ratio(f)) for f in figures],
+        }, indent=2))
+        return 0
+    print(f"prial bench: {ev.rules!r}, median of {args.repeat} runs, {os.cpu_count()} cores")
+    rows = []
+    for f in figures:
+        r = ratio(f)
+        rows.append((f.name, f"{f.items:,}", f"{f.rate / 1e6:,.2f} M {f.unit}/s",
+                     f"{f.seconds * 1e3:,.1f} ms", f"{r:.2f}x" if r is not None else ""))
+    print_table(["figure", "items", "rate", "median time", "vs baseline"], rows)
+    return 0

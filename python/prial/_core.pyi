@@ -1,0 +1,38 @@
+"""Type stubs for the native extension (internal; use the prial package)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+class InvalidHandError(ValueError): ...
+
+class RulesConfig:
+    def __init__(
+        self,
+        *,
+        ace_two_three: int,
+        top_prial: int,
+        running_flush_over_prial: bool,
+        lowball: bool,
+        wild_mask: int,
+        jokers: int,
+        wild_ties: int,
+    ) -> None: ...
+
+class Evaluator:
+    def __init__(self, config: RulesConfig) -> None: ...
+    def evaluate(self, hand: str | Any) -> Any: ...
+    def evaluate_batch(
+        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
+    ) -> npt.NDArray[np.uint16]: ...
+    @property
+    def classes(self) -> int: ...
+    @property
+    def slots(self) -> int: ...
+    @property
+    def pack_size(self) -> int: ...
+
+def _register_types(hand_value: type, categories: list[Any]) -> None: ...
+def parse_cards(text: str) -> list[int]: ...
+def format_cards(cards: Any) -> str: ...

@@ -1,0 +1,124 @@
+"""The ``prial`` command line: one group, a subcommand per job.
+
+Each subcommand is a function ``cmd_<name>(args) -> int`` registered in
+``build_parser``; rules options are shared through ``add_rules_options``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from . import Evaluator, InvalidHandError, Rules, __version__
+from ._rules import PRESETS, WILD_PRESETS
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """The SPEC §3 ruleset options, shared by every subcommand."""
+    group = parser.add_argument_group("rules (SPEC §3)")
+    group.add_argument("--rules", default="brag", choices=sorted(PRESETS), help="preset (default: brag)")
+    group.add_argument("--ace-two-three", choices=["top", "second", "bottom"], help="where A-2-3 ranks among runs")
+    group.add_argument("--top-prial", choices=["three", "ace"], help="which prial is highest")
+    group.add_argument("--lowball", action="store_true", help="Muflis: the whole order reversed")
+    group.add_argument(
+        "--wild",
+        help=f"wild cards: a preset ({', '.join(WILD_PRESETS)}) or cards such as '2c 2s'",
+    )
+    group.add_argument("--jokers", type=int, choices=[0, 1, 2, 3], help="jokers in the pack (always wild)")
+    group.add_argument("--wild-ties", choices=["natural_wins", "equal"], default="natural_wins")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    return Rules(
+        preset=args.rules,
+        ace_two_three=args.ace_two_three,
+        top_prial=args.top_prial,
+        lowball=args.lowball,
+        wild=args.wild,
+        jokers=args.jokers,
+        wild_ties=args.wild_ties,
+    )
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]], out=None) -> None:
+    """A plain aligned text table (numbers right-aligned)."""
+    out = out or sys.stdout
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+
+    def line(values: Sequence[str], raw: Sequence[object] | None = None) -> str:
+        parts = []
+        for i, v in enumerate(values):
+            numeric = raw is not None and isinstance(raw[i], (int, float))
+            parts.append(v.rjust(widths[i]) if numeric else v.ljust(widths[i]))
+        return "  ".join(parts).rstrip()
+
+    print(line(headers), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for row, raw in zip(cells, rows):
+        print(line(row, raw), file=out)
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    ev = Evaluator(rules_from_args(args))
+    values = [(hand, ev.evaluate(hand)) for hand in args.hands]
+    if args.json:
+        print(json.dumps([
+            {"hand": hand, "cards": v.cards, "strength": v.strength,
+             "category": v.category.name, "description": v.description}
+            for hand, v in values
+        ], indent=2))
+    else:
+        print_table(
+            ["hand", "strength", "category", "description"],
+            [(hand, v.strength, v.category.name, v.description) for hand, v in values],
+        )
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from ._bench import run_bench
+
+    return run_bench(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="prial",
+        description="Fast, exact evaluation of Brag and its relatives.",
+    )
+    parser.add_argument("--version", action="version", version=f"prial {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    rank = sub.add_parser("rank", help="rank three-card hands", description="Print strength, category and description of each hand.")
+    rank.add_argument("hands", nargs="+", metavar="HAND", help='a hand, e.g. "3s 2h Ah"')
+    rank.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(rank)
+    rank.set_defaults(func=cmd_rank)
+
+    bench = sub.add_parser("bench", help="measure evaluator throughput", description="Measure throughput against a numpy baseline in one run; medians of --repeat runs.")
+    bench.add_argument("--hands", type=int, default=10_000_000, help="batch size (default 10,000,000)")
+    bench.add_argument("--scalar-hands", type=int, default=200_000, help="hands for the scalar Python loops")
+    bench.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is reported")
+    bench.add_argument("--threads", type=int, default=None, help="threads for the all-threads figure (default: all cores)")
+    bench.add_argument("--seed", type=int, default=2026)
+    bench.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(bench)
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except InvalidHandError as exc:
+        print(f"prial: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
