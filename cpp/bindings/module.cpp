@@ -140,7 +140,9 @@ class PyEvaluator {
       py::gil_scoped_release release;
       bad = ev_.evaluate_batch(in, rows, dst, n_threads);
     }
-    if (bad != prial::kNoBadRow) throw prial::InvalidHand(ev_.explain_row(in, bad, 3));
+    if (bad != prial::kNoBadRow) {
+      throw prial::InvalidHand(ev_.explain_row(in, bad, 3), static_cast<long long>(bad));
+    }
     return out;
   }
 
@@ -164,7 +166,18 @@ class PyEvaluator {
 PYBIND11_MODULE(_core, m) {
   m.doc() = "prial native core (internal: use the prial package)";
 
-  py::register_exception<prial::InvalidHand>(m, "InvalidHandError", PyExc_ValueError);
+  // prial.InvalidHandError is defined in Python (prial/_errors.py) so Python
+  // code raises the same class; C++ errors arrive with their row attached.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const prial::InvalidHand& e) {
+      py::object type = py::module_::import("prial._errors").attr("InvalidHandError");
+      py::object row = e.row() >= 0 ? py::object(py::int_(e.row())) : py::object(py::none());
+      py::object instance = type(e.what(), py::arg("row") = row);
+      PyErr_SetObject(type.ptr(), instance.ptr());
+    }
+  });
 
   m.def("_register_types", [](py::object hand_value, py::list categories) {
     result_types().hand_value = std::move(hand_value);

@@ -7,7 +7,7 @@ module-level functions use the standard Brag rules.
 from __future__ import annotations
 
 from . import _core
-from ._core import InvalidHandError
+from ._errors import InvalidHandError
 from ._evaluator import Evaluator
 from ._rules import Rules
 from ._types import Category, HandValue

@@ -5,8 +5,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-class InvalidHandError(ValueError): ...
-
 class RulesConfig:
     def __init__(
         self,

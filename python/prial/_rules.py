@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Union
 
 from . import _core
-from ._core import InvalidHandError
+from ._errors import InvalidHandError
 
 Preset = Literal["brag", "teen_patti", "three_card_poker"]
 AceTwoThree = Literal["top", "second", "bottom"]

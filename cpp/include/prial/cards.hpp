@@ -28,9 +28,15 @@ inline constexpr bool is_joker(int card) noexcept { return card >= kFirstJoker; 
 
 // Every rejected hand, card or ruleset raises this; the message names the
 // offending card, hand (row) and position.  Bound to prial.InvalidHandError.
+// `row` is the index of the offending hand in a batch, or -1.
 class InvalidHand : public std::invalid_argument {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit InvalidHand(const std::string& message, long long row = -1)
+      : std::invalid_argument(message), row_(row) {}
+  long long row() const noexcept { return row_; }
+
+ private:
+  long long row_;
 };
 
 // "3s 2h Ah", "3s,2h,Ah", "3s2hAh", "10♥ X".  Plain "X"/"Joker" takes the
