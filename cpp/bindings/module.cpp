@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,14 +39,30 @@ py::object make_named_tuple(const py::object& type, std::initializer_list<py::ob
   return py::reinterpret_steal<py::object>(obj);
 }
 
+// The UTF-8 bytes of a Python str (kept alive by the str).  A str holding a
+// lone surrogate has no UTF-8 form: that is bad card text, reported as such,
+// not an encoding error (found by tests/fuzz/fuzz_cards.py).
+std::string_view utf8_of(const py::handle& text) {
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (utf8 != nullptr) return {utf8, static_cast<std::size_t>(size)};
+  PyErr_Clear();
+  const Py_ssize_t length = PyUnicode_GetLength(text.ptr());
+  for (Py_ssize_t i = 0; i < length; ++i) {
+    const Py_UCS4 c = PyUnicode_ReadChar(text.ptr(), i);
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      char code[8];
+      std::snprintf(code, sizeof code, "%04X", static_cast<unsigned>(c));
+      throw prial::InvalidHand("character " + std::to_string(i) + " of the card text is a lone surrogate (U+" +
+                               code + "), not a card");
+    }
+  }
+  throw prial::InvalidHand("card text is not valid Unicode");
+}
+
 // Cards from a Python value: text ("3s 2h Ah") or a sequence of indices.
 std::vector<prial::Card> cards_from(const py::handle& value) {
-  if (PyUnicode_Check(value.ptr())) {
-    Py_ssize_t size = 0;
-    const char* utf8 = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
-    if (utf8 == nullptr) throw py::error_already_set();
-    return prial::parse_cards(std::string_view(utf8, static_cast<std::size_t>(size)));
-  }
+  if (PyUnicode_Check(value.ptr())) return prial::parse_cards(utf8_of(value));
   PyObject* seq = PySequence_Fast(value.ptr(), "");
   if (seq == nullptr) {
     PyErr_Clear();
@@ -212,8 +229,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
 
   m.def("parse_cards", [](const py::str& text) {
-    const std::string s = text.cast<std::string>();
-    return card_list(prial::parse_cards(s));
+    return card_list(prial::parse_cards(utf8_of(text)));
   }, py::arg("text"));
   m.def("format_cards", [](const py::handle& cards) {
     const std::vector<prial::Card> c = cards_from(cards);

@@ -1,0 +1,52 @@
+"""The fuzz harnesses of tests/fuzz/ replayed under plain pytest.
+
+Coverage-guided fuzzing (atheris, tools/fuzz.py) runs in .ci/run; here each
+harness gets a few hundred hypothesis-chosen inputs so a harness that rots
+(or an entry point that starts raising something other than
+InvalidHandError on odd input) fails the ordinary test run too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+FUZZ_DIR = Path(__file__).parent / "fuzz"
+HARNESSES = sorted(p.stem for p in FUZZ_DIR.glob("fuzz_*.py"))
+
+
+def load(name: str):
+    if str(FUZZ_DIR) not in sys.path:
+        sys.path.insert(0, str(FUZZ_DIR))
+    harness = importlib.import_module(name)
+    return importlib.import_module("_harness").guarded(harness.one_input)
+
+
+def test_every_harness_is_listed():
+    assert {"fuzz_cards", "fuzz_batch"} <= set(HARNESSES)
+
+
+@pytest.mark.parametrize("name", HARNESSES)
+def test_harness_holds_on_random_bytes(name):
+    one_input = load(name)
+
+    @settings(max_examples=300, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(st.binary(max_size=600))
+    def replay(data: bytes) -> None:
+        one_input(data)
+
+    replay()
+
+
+@pytest.mark.parametrize("name", HARNESSES)
+def test_harness_holds_on_committed_seeds(name):
+    one_input = load(name)
+    seeds = sorted((FUZZ_DIR / "seeds" / name).glob("*"))
+    for seed in seeds:
+        one_input(seed.read_bytes())

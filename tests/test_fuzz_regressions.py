@@ -1,0 +1,22 @@
+"""Inputs the fuzzers (tests/fuzz/) found to break the contract, kept as
+plain tests.  Each names the harness that found it and what went wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+import prial
+
+
+@pytest.mark.parametrize("call", [prial.parse_cards, prial.evaluate])
+def test_lone_surrogate_in_card_text_is_invalid_hand(call):
+    # fuzz_cards: "T\xe6" decoded with surrogateescape is "T\udce6"; str with
+    # a lone surrogate has no UTF-8 form and used to escape as RuntimeError
+    # (parse_cards) or UnicodeEncodeError (evaluate).
+    with pytest.raises(prial.InvalidHandError, match=r"character 1 .* lone surrogate \(U\+DCE6\)"):
+        call("T\udce6")
+
+
+def test_lone_surrogate_after_valid_cards_names_its_position():
+    with pytest.raises(prial.InvalidHandError, match="character 6 "):
+        prial.parse_cards("As Kd \ud800")
