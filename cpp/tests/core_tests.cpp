@@ -1,0 +1,222 @@
+// Unit tests of the C++ core, meant to run under AddressSanitizer and
+// UndefinedBehaviorSanitizer (tools/sanitize.sh; cmake -DPRIAL_SANITIZE=ON
+// -DPRIAL_BUILD_TESTS=ON, then ctest).  They drive the core directly with
+// hostile input -- arbitrary bytes as card text, arbitrary bytes as batches,
+// batches long enough to be split over threads -- and check every answer
+// against a plain recomputation, so a sanitizer report or a wrong answer
+// both fail.  No test framework: PyPI alone has to be enough to build.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "prial/cards.hpp"
+#include "prial/evaluator.hpp"
+#include "prial/rules.hpp"
+#include "prial/tables.hpp"
+
+namespace {
+
+int failures = 0;
+
+#define CHECK(cond)                                                                 \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                                   \
+    }                                                                               \
+  } while (0)
+
+// xorshift64*: deterministic, so a failure reproduces.
+struct Random {
+  std::uint64_t state;
+  std::uint64_t next() {
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return state * 2685821657736338717ULL;
+  }
+  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+};
+
+// Runs `call`; true if it threw InvalidHand, false if it returned.  Any
+// other exception escapes and ends the run (a finding).
+bool rejects(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const prial::InvalidHand&) {
+    return true;
+  }
+  return false;
+}
+
+// Naive reference: a hand is valid when every card is in the pack and none repeats.
+bool hand_valid(const prial::Card* cards, std::size_t count, int pack) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (cards[i] >= pack) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (cards[i] == cards[j]) return false;
+    }
+  }
+  return true;
+}
+
+void test_parse_known_forms() {
+  using V = std::vector<prial::Card>;
+  CHECK(prial::parse_cards("3s 2h Ah") == (V{7, 2, 50}));
+  CHECK(prial::parse_cards("3s2hAh") == (V{7, 2, 50}));
+  CHECK(prial::parse_cards("10\xE2\x99\xA5 X") == (V{34, 52}));  // 10♥ and a joker
+  CHECK(prial::parse_cards("") == V{});
+  CHECK(rejects([] { prial::parse_cards("3s 2x"); }));
+  CHECK(rejects([] { prial::parse_cards("X X X X"); }));
+  CHECK(rejects([] { prial::parse_cards("3"); }));
+  CHECK(rejects([] { prial::parse_cards("\xE2\x99"); }));  // a suit symbol cut short
+  CHECK(rejects([] { prial::format_card(55); }));
+}
+
+// Every string of up to two bytes, then random strings biased to card
+// characters: parse either rejects or gives indices that format back.
+void test_parse_hostile_text() {
+  auto check = [](const std::string& text) {
+    std::vector<prial::Card> cards;
+    if (rejects([&] { cards = prial::parse_cards(text); })) return;
+    for (prial::Card c : cards) CHECK(c < prial::kMaxPack);
+    CHECK(prial::parse_cards(prial::format_cards(cards.data(), cards.size())) == cards);
+  };
+  for (int a = 0; a < 256; ++a) {
+    check(std::string(1, static_cast<char>(a)));
+    for (int b = 0; b < 256; ++b) check(std::string{static_cast<char>(a), static_cast<char>(b)});
+  }
+  static const char alphabet[] = "23456789TJQKA10cdhsXx123 ,\t\xE2\x99\xA0\xA5\xEF\xB8\x8Fjoker";
+  Random rng{0x9E3779B97F4A7C15ULL};
+  for (int i = 0; i < 200000; ++i) {
+    std::string text(rng.below(24), '\0');
+    for (char& ch : text) {
+      ch = rng.below(8) == 0 ? static_cast<char>(rng.below(256)) : alphabet[rng.below(sizeof alphabet - 1)];
+    }
+    check(text);
+  }
+}
+
+std::vector<prial::RulesConfig> rulesets() {
+  std::vector<prial::RulesConfig> out;
+  prial::RulesConfig brag;
+  out.push_back(brag);
+  prial::RulesConfig teen_patti;
+  teen_patti.ace_two_three = prial::AceTwoThree::Second;
+  teen_patti.top_prial = prial::TopPrial::Ace;
+  out.push_back(teen_patti);
+  prial::RulesConfig poker;
+  poker.ace_two_three = prial::AceTwoThree::Bottom;
+  poker.top_prial = prial::TopPrial::Ace;
+  poker.running_flush_over_prial = true;
+  out.push_back(poker);
+  prial::RulesConfig muflis;
+  muflis.lowball = true;
+  out.push_back(muflis);
+  prial::RulesConfig deuces;
+  deuces.wild_mask = 0xF;  // 2c 2d 2h 2s
+  out.push_back(deuces);
+  prial::RulesConfig jokers;
+  jokers.jokers = 3;
+  jokers.wild_ties = prial::WildTies::Equal;
+  jokers.wild_mask = 1ULL << 51;  // and the ace of spades
+  out.push_back(jokers);
+  return out;
+}
+
+// Every three-card hand of the pack: strengths dense in 1..classes, the
+// same whatever the card order, and standard Brag's counts.
+void test_tables() {
+  for (const prial::RulesConfig& rules : rulesets()) {
+    const prial::Evaluator ev(rules);
+    const int pack = rules.pack_size();
+    std::vector<bool> seen(static_cast<std::size_t>(ev.table().classes()) + 1, false);
+    for (int a = 0; a < pack; ++a) {
+      for (int b = a + 1; b < pack; ++b) {
+        for (int c = b + 1; c < pack; ++c) {
+          const prial::Card sorted[3] = {static_cast<prial::Card>(a), static_cast<prial::Card>(b),
+                                         static_cast<prial::Card>(c)};
+          const prial::Card shuffled[3] = {sorted[2], sorted[0], sorted[1]};
+          const prial::Strength s = ev.table().strength(ev.slot(sorted, 3));
+          CHECK(s >= 1 && s <= ev.table().classes());
+          CHECK(ev.table().strength(ev.slot(shuffled, 3)) == s);
+          seen[s] = true;
+        }
+      }
+    }
+    CHECK(std::count(seen.begin() + 1, seen.end(), true) == ev.table().classes());
+  }
+  CHECK(prial::Evaluator(prial::RulesConfig{}).table().classes() == 741);
+  prial::RulesConfig bad;
+  bad.jokers = 4;
+  CHECK(rejects([&] { bad.validate(); }));
+}
+
+// Arbitrary bytes as a batch, long enough to be split over threads, with
+// the first bad row (if any) placed anywhere: the kernel must report
+// exactly that row and give every row before it the single-hand strength.
+void test_batch_hostile_bytes() {
+  Random rng{42};
+  for (const prial::RulesConfig& rules : rulesets()) {
+    const prial::Evaluator ev(rules);
+    const int pack = rules.pack_size();
+    for (int round = 0; round < 6; ++round) {
+      const std::size_t rows = round < 3 ? rng.below(64) : (1u << 17) + rng.below(1u << 16);
+      std::vector<prial::Card> hands(rows * 3);
+      for (std::size_t r = 0; r < rows; ++r) {  // valid hands...
+        do {
+          for (int k = 0; k < 3; ++k) hands[3 * r + k] = static_cast<prial::Card>(rng.below(pack));
+        } while (!hand_valid(&hands[3 * r], 3, pack));
+      }
+      std::size_t first_bad = prial::kNoBadRow;
+      if (rows && round % 2 == 0) {  // ...then raw bytes from a random row on
+        first_bad = rng.below(rows);
+        for (std::size_t i = 3 * first_bad; i < hands.size(); ++i) hands[i] = static_cast<prial::Card>(rng.next());
+        hands[3 * first_bad] = hands[3 * first_bad + 1];  // that row certainly bad
+      }
+      for (int threads : {1, 2, 4}) {
+        std::vector<prial::Strength> out(rows);
+        const std::size_t bad = ev.evaluate_batch(hands.data(), rows, out.data(), threads);
+        CHECK(bad == first_bad);
+        const std::size_t checked = std::min(rows, first_bad);
+        for (std::size_t r = 0; r < checked; r += 1 + r / 64) {
+          CHECK(out[r] == ev.table().strength(ev.slot(&hands[3 * r], 3)));
+        }
+        if (bad != prial::kNoBadRow) CHECK(ev.explain_row(hands.data(), bad, 3).find("row ") == 0);
+      }
+    }
+  }
+  // An empty batch; a null pointer with no rows is allowed.
+  const prial::Evaluator ev(prial::RulesConfig{});
+  CHECK(ev.evaluate_batch(nullptr, 0, nullptr, 2) == prial::kNoBadRow);
+}
+
+void test_hand_problem_bounds() {
+  const prial::Card all_bytes[6] = {255, 0, 54, 52, 51, 255};
+  CHECK(!prial::hand_problem(all_bytes, 6, 52).empty());
+  CHECK(prial::hand_problem(all_bytes + 1, 0, 52).empty());
+  CHECK(rejects([&] { prial::validate_hand(all_bytes + 2, 2, 53, "row 3"); }));
+  const prial::Evaluator ev(prial::RulesConfig{});
+  CHECK(rejects([&] { ev.slot(all_bytes, 2); }));
+  CHECK(rejects([&] { ev.slot(all_bytes, 6); }));
+}
+
+}  // namespace
+
+int main() {
+  test_parse_known_forms();
+  test_parse_hostile_text();
+  test_tables();
+  test_batch_hostile_bytes();
+  test_hand_problem_bounds();
+  if (failures) {
+    std::fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  std::puts("core tests passed");
+  return 0;
+}
