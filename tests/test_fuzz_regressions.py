@@ -20,3 +20,14 @@ def test_lone_surrogate_in_card_text_is_invalid_hand(call):
 def test_lone_surrogate_after_valid_cards_names_its_position():
     with pytest.raises(prial.InvalidHandError, match="character 6 "):
         prial.parse_cards("As Kd \ud800")
+
+
+@pytest.mark.parametrize("threads", [2**40, -(2**70), "2", 2.0])
+def test_threads_out_of_range_or_not_an_integer_is_invalid_hand(threads):
+    # threads=2**40 used to escape pybind11's conversion as RuntimeError
+    # ("Unable to cast Python instance of type <class 'int'>").
+    import numpy as np
+
+    hands = np.array([[7, 2, 50]], dtype=np.uint8)
+    with pytest.raises(prial.InvalidHandError, match="threads"):
+        prial.evaluate_batch(hands, threads=threads)

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -117,9 +118,27 @@ py::array hand_array(const py::object& value, std::size_t width, const char* nam
   return a;
 }
 
+// A small integer argument (threads, hands, opponents): a Python int that
+// fits a C int, else InvalidHand naming the argument.  pybind11's own int
+// conversion raises RuntimeError/TypeError for huge or non-integer values
+// (found by the fuzz harnesses: threads=2**40, gRPC opponents=2**32-1).
+int int_argument(const py::handle& value, const char* name) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
+    throw prial::InvalidHand(std::string(name) + " must be an integer, got " +
+                             std::string(Py_TYPE(value.ptr())->tp_name));
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow != 0 || v < INT_MIN || v > INT_MAX) {
+    throw prial::InvalidHand(std::string(name) + " is out of range, got " + py::str(value).cast<std::string>());
+  }
+  return static_cast<int>(v);
+}
+
 int thread_count(const py::object& threads) {
   if (threads.is_none()) return 0;  // all cores
-  const int n = threads.cast<int>();
+  const int n = int_argument(threads, "threads");
   if (n < 1) throw prial::InvalidHand("threads must be at least 1, got " + std::to_string(n));
   return n;
 }
