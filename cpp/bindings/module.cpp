@@ -10,6 +10,7 @@
 
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
+#include "prial/kernels.hpp"
 #include "prial/rules.hpp"
 
 namespace py = pybind11;
@@ -210,6 +211,15 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("classes", &PyEvaluator::classes)
       .def_property_readonly("slots", &PyEvaluator::slots)
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
+
+  // ---- SIMD level of the batch kernels (kernels.hpp) ----
+  m.def("simd_level", [] { return std::string(prial::simd_level_name(prial::simd_level())); },
+        "Instruction-set level of the batch kernels in use: 'scalar', 'avx2' or 'avx512'.");
+  m.def("supported_simd_level",
+        [] { return std::string(prial::simd_level_name(prial::supported_simd_level())); },
+        "Highest instruction-set level this CPU supports.");
+  m.def("_set_simd_level", &prial::set_simd_level, py::arg("level"),
+        "Forces the batch-kernel level (tests and benchmarks only; process-wide).");
 
   m.def("parse_cards", [](const py::str& text) {
     const std::string s = text.cast<std::string>();
