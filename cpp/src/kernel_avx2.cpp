@@ -8,7 +8,8 @@ namespace prial {
 namespace {
 
 constexpr std::size_t kBlock = 32;    // hands per vector pass: 96 input bytes
-constexpr std::size_t kChunk = 1024;  // hands whose slots are computed before the table loads
+constexpr std::size_t kChunk = 256;   // hands whose slots are computed before the table loads
+constexpr std::size_t kPrefetch = 1024;  // hands ahead of the current block its input is prefetched
 
 // Byte shuffles that gather byte k of each of 16 hands (48 bytes held in the
 // same 128-bit lane of three vectors) into one lane; 0x80 writes zero.
@@ -95,6 +96,7 @@ bool evaluate_rows_avx2(const Card* hands, std::size_t rows, Strength* out,
     const std::size_t whole = (rows - done) / kBlock * kBlock;
     const std::size_t chunk = whole < kChunk ? whole : kChunk;  // (no std::min: see kernels.hpp)
     for (std::size_t j = 0; j < chunk; j += kBlock) {
+      prefetch_input(hands, 3 * (done + j + kPrefetch), 3 * kBlock);
       all_valid = _mm256_and_si256(all_valid, block_slots(hands + 3 * (done + j), slots + j, last_card, shuffle));
     }
     lookup_slots(slots, chunk, out + done, table);

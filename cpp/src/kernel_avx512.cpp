@@ -8,7 +8,8 @@ namespace prial {
 namespace {
 
 constexpr std::size_t kBlock = 64;    // hands per vector pass: 192 input bytes
-constexpr std::size_t kChunk = 1024;  // hands whose slots are computed before the table loads
+constexpr std::size_t kChunk = 256;   // hands whose slots are computed before the table loads
+constexpr std::size_t kPrefetch = 1024;  // hands ahead of the current block its input is prefetched
 
 // Byte-permute indices that gather byte k of every hand (k = 0, 1, 2) from
 // the 192 bytes of a block: positions below 128 from the first two vectors,
@@ -86,6 +87,7 @@ bool evaluate_rows_avx512(const Card* hands, std::size_t rows, Strength* out,
     const std::size_t whole = (rows - done) / kBlock * kBlock;
     const std::size_t chunk = whole < kChunk ? whole : kChunk;  // (no std::min: see kernels.hpp)
     for (std::size_t j = 0; j < chunk; j += kBlock) {
+      prefetch_input(hands, 3 * (done + j + kPrefetch), 3 * kBlock);
       all_valid &= block_slots(hands + 3 * (done + j), slots + j, pack_v, index, colex);
     }
     lookup_slots(slots, chunk, out + done, table);

@@ -41,6 +41,19 @@ struct ColexColumns {
 };
 inline constexpr ColexColumns kColex{};
 
+// Prefetches `bytes` of the input from `offset` on, which may lie past its
+// end (a prefetch never faults; the address is formed as an integer).  The
+// SIMD kernels need it because the hardware prefetcher falls behind while a
+// chunk's table loads run (measured: about +25% at 10M hands from DRAM).
+// `static`: each translation unit keeps its own copy built for its own
+// instruction set.
+static inline void prefetch_input(const Card* base, std::size_t offset, std::size_t bytes) noexcept {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(base) + offset;
+  for (std::size_t line = 0; line < bytes; line += 64) {
+    __builtin_prefetch(reinterpret_cast<const void*>(at + line));
+  }
+}
+
 // Portable kernel: the reference for the others and their tail.
 bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
                           const Strength* table, unsigned pack) noexcept;
