@@ -159,3 +159,20 @@ def test_environment_variable_unknown_is_ignored_with_a_message():
     done = run_with_env("fastest")
     assert done.stdout.strip() == _core.supported_simd_level()
     assert "PRIAL_SIMD=fastest" in done.stderr
+
+
+class Index(int):
+    """An int subclass: takes the general (non-fast) path of evaluate()."""
+
+
+def test_evaluate_quick_path_matches_general_path():
+    ev = prial.Evaluator(Rules(jokers=2))
+    for hand in random_hands(300, 3, seed=26, pack=ev.pack_size).tolist() + [[52, 53, 0], [0, 1, 2]]:
+        general = ev.evaluate([Index(c) for c in hand])
+        for form in (hand, tuple(hand)):
+            value = ev.evaluate(form)
+            assert value == general and value.cards == hand and value.cards is not form
+    for bad, needle in (([1, 1, 2], "duplicate"), ([1, 2, 54], "joker"), ((1, 2, 55), "out of range"),
+                        ([1, 2, -1], "out of range"), ([1, 2, 2**64], "out of range"), ((1, 2), "expected 3 cards")):
+        with pytest.raises(prial.InvalidHandError, match=needle):
+            ev.evaluate(bad)

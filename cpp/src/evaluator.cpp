@@ -29,8 +29,15 @@ std::size_t Evaluator::evaluate_batch(const Card* hands, std::size_t rows, Stren
     if (kernel(hands + 3 * begin, end - begin, out + begin, table, pack)) any_bad = true;
   });
   if (!any_bad) return kNoBadRow;
-  for (std::size_t i = 0; i < rows; ++i) {
-    if (!hand_problem(hands + 3 * i, 3, table_->pack_size()).empty()) return i;
+  // The first bad row: blocks through the kernel again (its output there is
+  // unspecified anyway), then row by row inside the first flagged block.
+  constexpr std::size_t kSearchBlock = 1024;
+  for (std::size_t begin = 0; begin < rows; begin += kSearchBlock) {
+    const std::size_t end = std::min(rows, begin + kSearchBlock);
+    if (!kernel(hands + 3 * begin, end - begin, out + begin, table, pack)) continue;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (!hand_problem(hands + 3 * i, 3, table_->pack_size()).empty()) return i;
+    }
   }
   return kNoBadRow;  // unreachable: a flagged range holds a bad row
 }
