@@ -22,11 +22,11 @@ std::uint32_t Evaluator::slot(const Card* cards, std::size_t count, const std::s
 std::size_t Evaluator::evaluate_batch(const Card* hands, std::size_t rows, Strength* out,
                                       int threads) const noexcept {
   std::atomic<bool> any_bad{false};
-  const Strength* table = table_->strengths();
-  const auto pack = static_cast<unsigned>(table_->pack_size());
+  const KernelTables tables{table_->strengths(), static_cast<unsigned>(table_->pack_size()),
+                            table_->by_rank_low(), table_->by_rank_high()};
   const ThreeCardKernel kernel = three_card_kernel();
   parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
-    if (kernel(hands + 3 * begin, end - begin, out + begin, table, pack)) any_bad = true;
+    if (kernel(hands + 3 * begin, end - begin, out + begin, tables)) any_bad = true;
   });
   if (!any_bad) return kNoBadRow;
   // The first bad row: blocks through the kernel again (its output there is
@@ -34,7 +34,7 @@ std::size_t Evaluator::evaluate_batch(const Card* hands, std::size_t rows, Stren
   constexpr std::size_t kSearchBlock = 1024;
   for (std::size_t begin = 0; begin < rows; begin += kSearchBlock) {
     const std::size_t end = std::min(rows, begin + kSearchBlock);
-    if (!kernel(hands + 3 * begin, end - begin, out + begin, table, pack)) continue;
+    if (!kernel(hands + 3 * begin, end - begin, out + begin, tables)) continue;
     for (std::size_t i = begin; i < end; ++i) {
       if (!hand_problem(hands + 3 * i, 3, table_->pack_size()).empty()) return i;
     }

@@ -80,14 +80,14 @@ inline __m256i block_slots(const Card* hands, std::uint16_t* slots, __m256i last
 }  // namespace
 
 bool evaluate_rows_avx2(const Card* hands, std::size_t rows, Strength* out,
-                        const Strength* table, unsigned pack) noexcept {
+                        const KernelTables& tables) noexcept {
   __m256i shuffle[3][3];
   for (int k = 0; k < 3; ++k) {
     for (int v = 0; v < 3; ++v) {
       shuffle[k][v] = _mm256_load_si256(reinterpret_cast<const __m256i*>(kDeinterleave.shuffle[k][v]));
     }
   }
-  const __m256i last_card = _mm256_set1_epi8(static_cast<char>(pack - 1));
+  const __m256i last_card = _mm256_set1_epi8(static_cast<char>(tables.pack - 1));
   alignas(32) std::uint16_t slots[kChunk];
   __m256i all_valid = _mm256_set1_epi8(-1);
   std::size_t done = 0;
@@ -99,10 +99,10 @@ bool evaluate_rows_avx2(const Card* hands, std::size_t rows, Strength* out,
       prefetch_input(hands, 3 * (done + j + kPrefetch), 3 * kBlock);
       all_valid = _mm256_and_si256(all_valid, block_slots(hands + 3 * (done + j), slots + j, last_card, shuffle));
     }
-    lookup_slots(slots, chunk, out + done, table);
+    lookup_slots(slots, chunk, out + done, tables.strengths);
     done += chunk;
   }
-  const bool tail_bad = evaluate_rows_scalar(hands + 3 * done, rows - done, out + done, table, pack);
+  const bool tail_bad = evaluate_rows_scalar(hands + 3 * done, rows - done, out + done, tables);
   return tail_bad || _mm256_movemask_epi8(all_valid) != -1;
 }
 

@@ -11,7 +11,9 @@ namespace prial {
 // then equals the top, or is the sentinel bit 63), a byte of 64 or more
 // would alias (rejected first), and an invalid row reads slot 0.
 bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
-                          const Strength* table, unsigned pack) noexcept {
+                          const KernelTables& tables) noexcept {
+  const Strength* table = tables.strengths;
+  const unsigned pack = tables.pack;
   unsigned bad = 0;
   for (std::size_t i = 0; i < rows; ++i) {
     const unsigned a = hands[3 * i], b = hands[3 * i + 1], c = hands[3 * i + 2];

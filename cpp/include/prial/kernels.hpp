@@ -23,8 +23,17 @@
 
 namespace prial {
 
+// What a kernel reads: the strength table (slots), the pack size, and the
+// optional by-rank copy (ThreeCardTable::by_rank_low/high, may be null).
+struct KernelTables {
+  const Strength* strengths;
+  unsigned pack;
+  const std::uint8_t* by_rank_low;
+  const std::uint8_t* by_rank_high;
+};
+
 using ThreeCardKernel = bool (*)(const Card* hands, std::size_t rows, Strength* out,
-                                 const Strength* table, unsigned pack);
+                                 const KernelTables& tables);
 
 // C(n, 2) and C(n, 3) for n < 64 as 16-bit words (C(63, 3) = 39,711), the
 // column terms of the colex slot; entries above the largest pack only serve
@@ -56,7 +65,7 @@ static inline void prefetch_input(const Card* base, std::size_t offset, std::siz
 
 // Portable kernel: the reference for the others and their tail.
 bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
-                          const Strength* table, unsigned pack) noexcept;
+                          const KernelTables& tables) noexcept;
 
 #if defined(PRIAL_HAVE_X86_KERNELS)
 // out[i] = table[slots[i]]: the table loads of the SIMD kernels, done with
@@ -64,9 +73,9 @@ bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
 void lookup_slots(const std::uint16_t* slots, std::size_t count, Strength* out,
                   const Strength* table) noexcept;
 bool evaluate_rows_avx2(const Card* hands, std::size_t rows, Strength* out,
-                        const Strength* table, unsigned pack) noexcept;
+                        const KernelTables& tables) noexcept;
 bool evaluate_rows_avx512(const Card* hands, std::size_t rows, Strength* out,
-                          const Strength* table, unsigned pack) noexcept;
+                          const KernelTables& tables) noexcept;
 #endif
 
 // Instruction-set levels, lowest first.
