@@ -6,6 +6,7 @@
 // its colex slot (tables.hpp) and store table[slot] into out.  An invalid
 // row reads slot 0 and only makes the kernel return true; its output is
 // unspecified.  No input byte 0..255 makes a kernel read outside `table`.
+// The AVX-512 kernel reads the by-rank copy instead when there is one.
 //
 // The SIMD kernels live in translation units of their own compiled with
 // -mavx2 / -mavx512*; they use only intrinsics and the plain functions
