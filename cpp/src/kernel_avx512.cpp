@@ -1,5 +1,8 @@
 // AVX-512 (F, BW, VBMI) three-card batch kernel; compiled with -mavx512*,
-// called only after the CPU check (kernels.hpp).
+// called only after the CPU check (kernels.hpp).  Two paths, 64 hands a
+// vector pass: rulesets without wild cards look strengths up in registers
+// from the table's by-rank copy (block_by_rank); the others compute colex
+// slots and load table[slot] with scalar loads (block_slots, lookup_slots).
 #include <immintrin.h>
 
 #include "prial/kernels.hpp"
