@@ -15,6 +15,7 @@
 
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
+#include "prial/kernels.hpp"
 #include "prial/rules.hpp"
 #include "prial/tables.hpp"
 
@@ -63,6 +64,8 @@ bool hand_valid(const prial::Card* cards, std::size_t count, int pack) {
   }
   return true;
 }
+
+void test_batch_hostile_bytes_one_kernel();
 
 void test_parse_known_forms() {
   using V = std::vector<prial::Card>;
@@ -159,7 +162,17 @@ void test_tables() {
 // Arbitrary bytes as a batch, long enough to be split over threads, with
 // the first bad row (if any) placed anywhere: the kernel must report
 // exactly that row and give every row before it the single-hand strength.
+// Run once per kernel this CPU has (scalar, AVX2, AVX-512).
 void test_batch_hostile_bytes() {
+  for (int level = 0; level <= static_cast<int>(prial::supported_simd_level()); ++level) {
+    const char* name = prial::simd_level_name(static_cast<prial::SimdLevel>(level));
+    prial::set_simd_level(name);
+    std::printf("batch kernel: %s\n", name);
+    test_batch_hostile_bytes_one_kernel();
+  }
+}
+
+void test_batch_hostile_bytes_one_kernel() {
   Random rng{42};
   for (const prial::RulesConfig& rules : rulesets()) {
     const prial::Evaluator ev(rules);
