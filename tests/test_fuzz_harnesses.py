@@ -16,6 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from prial import _core
+
 FUZZ_DIR = Path(__file__).parent / "fuzz"
 HARNESSES = sorted(p.stem for p in FUZZ_DIR.glob("fuzz_*.py"))
 
@@ -25,6 +27,14 @@ def load(name: str):
         sys.path.insert(0, str(FUZZ_DIR))
     harness = importlib.import_module(name)
     return importlib.import_module("_harness").guarded(harness.one_input)
+
+
+@pytest.fixture(autouse=True)
+def keep_the_batch_kernel():
+    """Harnesses switch batch kernels; the rest of the session keeps its own."""
+    level = _core.simd_level()
+    yield
+    _core._set_simd_level(level)
 
 
 def test_every_harness_is_listed():

@@ -4,7 +4,8 @@ and evaluate with card-index lists, under fuzzed rulesets.
 The oracle: a batch is rejected exactly when it is not a C-contiguous uint8
 (N, 3) array or some row has a card outside the pack or a repeated card (an
 independent check in _harness.hand_problem); the error names the first such
-row; an accepted batch equals evaluate() row by row.
+row; an accepted batch equals evaluate() row by row, whichever batch kernel
+(scalar, AVX2, AVX-512) ran it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ from _harness import Input, array, evaluator, hand_problem, instrumented_imports
 
 with instrumented_imports():
     import prial
+    from prial import _core
+
+# Every batch kernel this CPU has; each input picks one.
+LEVELS = ("scalar", "avx2", "avx512")
+LEVELS = LEVELS[: LEVELS.index(_core.supported_simd_level()) + 1]
 
 
 def one_input(data: bytes) -> None:
@@ -26,7 +32,8 @@ def one_input(data: bytes) -> None:
         assert 1 <= value.strength <= ev.classes
         return
 
-    hands = array(inp, width_hint=3)
+    _core._set_simd_level(inp.pick(LEVELS))
+    hands = array(inp, width_hint=3, max_rows=400)
     threads = inp.pick((None, 1, 2, 3, 0, -1, 2**40, "2"))
     well_formed = (
         hands.dtype == np.uint8 and hands.ndim == 2 and hands.shape[1] == 3 and hands.flags.c_contiguous
