@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "prial/parallel.hpp"
+
 namespace prial {
 namespace {
 
@@ -102,17 +104,36 @@ std::string format_cards(const Card* cards, std::size_t count) {
   return out;
 }
 
-std::vector<Card> parse_cards(std::string_view text) {
-  std::vector<Card> cards;
+namespace {
+
+// Where and why scanning a text hand stopped early.
+struct ScanOutcome {
+  ParseStatus status = ParseStatus::kOk;
+  std::size_t card = 0;   // 1-based number of the offending card
+  std::size_t token = 0;  // start of the offending token in the text
+  std::size_t at = 0;     // the offending character
+  int joker = 0;          // the repeated joker (1..3), for kJokerTwice
+};
+
+// The one card grammar (SPEC §1), shared by parse_cards and the column
+// parser.  Calls emit(card) for each card in order; emit returns false when
+// it has no room for another card (kTooManyCards).  Never throws.
+template <class Emit>
+ScanOutcome scan_cards(std::string_view text, Emit&& emit) {
   bool joker_used[kMaxJokers] = {false, false, false};
-  std::size_t pos = 0;
-  auto fail = [&](std::size_t at, const std::string& why) -> void {
-    throw InvalidHand("card " + std::to_string(cards.size() + 1) + " ('" + token_at(text, at) +
-                      "'): " + why);
+  std::size_t pos = 0, count = 0;
+  auto stop = [&](ParseStatus status, std::size_t token, std::size_t at) {
+    ScanOutcome out;
+    out.status = status;
+    out.card = count + 1;
+    out.token = token;
+    out.at = at;
+    return out;
   };
   while (pos < text.size()) {
     if (is_separator(text[pos])) { ++pos; continue; }
     const std::size_t start = pos;
+    int card;
     const bool word_joker = starts_with_ci(text, pos, "joker");
     if (word_joker || std::toupper(static_cast<unsigned char>(text[pos])) == 'X') {
       pos += word_joker ? 5 : 1;
@@ -120,32 +141,62 @@ std::vector<Card> parse_cards(std::string_view text) {
       if (pos < text.size() && text[pos] >= '1' && text[pos] <= '3') {
         which = text[pos] - '1';
         ++pos;
-        if (joker_used[which]) fail(start, "joker X" + std::to_string(which + 1) + " appears twice");
+        if (joker_used[which]) {
+          ScanOutcome out = stop(ParseStatus::kJokerTwice, start, start);
+          out.joker = which + 1;
+          return out;
+        }
       } else {
         for (int j = 0; j < kMaxJokers && which < 0; ++j) if (!joker_used[j]) which = j;
-        if (which < 0) fail(start, "more than three jokers");
+        if (which < 0) return stop(ParseStatus::kTooManyJokers, start, start);
       }
       joker_used[which] = true;
-      cards.push_back(static_cast<Card>(kFirstJoker + which));
-      continue;
-    }
-    int rank;
-    if (text[pos] == '1' && pos + 1 < text.size() && text[pos + 1] == '0') {
-      rank = 8;  // "10" is a ten
-      pos += 2;
+      card = kFirstJoker + which;
     } else {
-      rank = rank_from_char(text[pos]);
-      if (rank < 0) fail(start, "unknown rank '" + printable(text, pos) + "'");
-      ++pos;
+      int rank;
+      if (text[pos] == '1' && pos + 1 < text.size() && text[pos + 1] == '0') {
+        rank = 8;  // "10" is a ten
+        pos += 2;
+      } else {
+        rank = rank_from_char(text[pos]);
+        if (rank < 0) return stop(ParseStatus::kUnknownRank, start, pos);
+        ++pos;
+      }
+      if (pos >= text.size() || is_separator(text[pos])) return stop(ParseStatus::kMissingSuit, start, pos);
+      std::size_t suit_len = 1;
+      int suit = suit_from_char(text[pos]);
+      if (suit < 0) suit = suit_from_symbol(text, pos, suit_len);
+      if (suit < 0) return stop(ParseStatus::kUnknownSuit, start, pos);
+      pos += suit_len;
+      card = rank * 4 + suit;
     }
-    if (pos >= text.size() || is_separator(text[pos])) fail(start, "missing suit");
-    std::size_t suit_len = 1;
-    int suit = suit_from_char(text[pos]);
-    if (suit < 0) suit = suit_from_symbol(text, pos, suit_len);
-    if (suit < 0) fail(start, "unknown suit '" + printable(text, pos) + "'");
-    pos += suit_len;
-    cards.push_back(static_cast<Card>(rank * 4 + suit));
+    if (!emit(static_cast<Card>(card))) return stop(ParseStatus::kTooManyCards, start, start);
+    ++count;
   }
+  return {};
+}
+
+// "card 2 ('Zz'): unknown rank 'Z'" for a scan that stopped early.
+std::string scan_message(std::string_view text, const ScanOutcome& o, std::size_t max_cards) {
+  std::string why;
+  switch (o.status) {
+    case ParseStatus::kUnknownRank: why = "unknown rank '" + printable(text, o.at) + "'"; break;
+    case ParseStatus::kMissingSuit: why = "missing suit"; break;
+    case ParseStatus::kUnknownSuit: why = "unknown suit '" + printable(text, o.at) + "'"; break;
+    case ParseStatus::kJokerTwice: why = "joker X" + std::to_string(o.joker) + " appears twice"; break;
+    case ParseStatus::kTooManyJokers: why = "more than three jokers"; break;
+    case ParseStatus::kTooManyCards: why = "more than " + std::to_string(max_cards) + " cards"; break;
+    default: why = "invalid"; break;
+  }
+  return "card " + std::to_string(o.card) + " ('" + token_at(text, o.token) + "'): " + why;
+}
+
+}  // namespace
+
+std::vector<Card> parse_cards(std::string_view text) {
+  std::vector<Card> cards;
+  const ScanOutcome o = scan_cards(text, [&](Card c) { cards.push_back(c); return true; });
+  if (o.status != ParseStatus::kOk) throw InvalidHand(scan_message(text, o, 0));
   return cards;
 }
 
@@ -174,6 +225,77 @@ std::string hand_problem(const Card* cards, std::size_t count, int pack_size) {
 void validate_hand(const Card* cards, std::size_t count, int pack_size, const std::string& where) {
   std::string problem = hand_problem(cards, count, pack_size);
   if (!problem.empty()) throw InvalidHand(where.empty() ? problem : where + ": " + problem);
+}
+
+namespace {
+
+std::string_view row_text(const TextColumn& c, std::size_t row) {
+  const auto i = static_cast<std::size_t>(c.offset) + row;
+  std::int64_t begin, end;
+  if (c.large_offsets) {
+    const auto* o = static_cast<const std::int64_t*>(c.offsets);
+    begin = o[i];
+    end = o[i + 1];
+  } else {
+    const auto* o = static_cast<const std::int32_t*>(c.offsets);
+    begin = o[i];
+    end = o[i + 1];
+  }
+  return {c.data + begin, static_cast<std::size_t>(end - begin)};
+}
+
+bool row_valid(const TextColumn& c, std::size_t row) {
+  if (c.validity == nullptr) return true;
+  const auto i = static_cast<std::size_t>(c.offset) + row;
+  return (c.validity[i >> 3] >> (i & 7)) & 1;
+}
+
+}  // namespace
+
+void parse_cards_column(const TextColumn& column, std::size_t width, int pack_size, Card* cards,
+                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where,
+                        int threads) noexcept {
+  parallel_for(column.rows, threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      Card* hand = cards + r * width;
+      std::size_t n = 0;
+      ParseStatus st = ParseStatus::kOk;
+      std::size_t at = 0;
+      if (!row_valid(column, r)) {
+        st = ParseStatus::kNull;
+      } else {
+        const ScanOutcome o = scan_cards(row_text(column, r), [&](Card c) {
+          if (n == width) return false;
+          hand[n++] = c;
+          return true;
+        });
+        st = o.status;
+        at = o.card;
+        // A repeated card or a joker the pack lacks: the first offender.
+        for (std::size_t i = 0; st == ParseStatus::kOk && i < n; ++i) {
+          if (hand[i] >= pack_size) { st = ParseStatus::kNotInPack; at = i + 1; break; }
+          for (std::size_t j = 0; j < i; ++j) {
+            if (hand[j] == hand[i]) { st = ParseStatus::kDuplicate; at = i + 1; break; }
+          }
+        }
+      }
+      for (std::size_t i = n; i < width; ++i) hand[i] = 0xFF;
+      counts[r] = static_cast<std::uint8_t>(n);
+      status[r] = st;
+      where[r] = static_cast<std::uint8_t>(at);
+    }
+  });
+}
+
+std::string text_hand_problem(std::string_view text, std::size_t width, int pack_size) {
+  std::vector<Card> hand;
+  const ScanOutcome o = scan_cards(text, [&](Card c) {
+    if (hand.size() == width) return false;
+    hand.push_back(c);
+    return true;
+  });
+  if (o.status != ParseStatus::kOk) return scan_message(text, o, width);
+  return hand_problem(hand.data(), hand.size(), pack_size);
 }
 
 }  // namespace prial

@@ -34,3 +34,21 @@ class Evaluator:
 def _register_types(hand_value: type, categories: list[Any]) -> None: ...
 def parse_cards(text: str) -> list[int]: ...
 def format_cards(cards: Any) -> str: ...
+
+# Text columns (prial score): Arrow string buffers in; returns
+# (cards uint8 (N, width), counts uint8 (N,), status uint8 (N,), where uint8 (N,)).
+def _parse_text_column(
+    validity: Any,
+    offsets: Any,
+    data: Any,
+    *,
+    large_offsets: bool,
+    offset: int,
+    rows: int,
+    width: int,
+    pack_size: int,
+    threads: int | None = None,
+) -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]
+]: ...
+def _text_hand_problem(text: str, width: int, pack_size: int) -> str: ...
