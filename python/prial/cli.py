@@ -84,6 +84,48 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_bench(args)
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    from ._score_job import score_file
+    from ._score_types import ScoreError, ScoreOptions
+
+    options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
+                           chunk_rows=args.chunk_rows, threads=args.threads)
+    try:
+        if args.engine == "dask":
+            from ._score_dask import score_file_dask
+
+            summary = score_file_dask(args.input, args.output, options=options, input_format=args.format,
+                                      output_format=args.output_format, errors=args.errors,
+                                      scheduler=args.scheduler, workers=args.workers)
+        else:
+            summary = score_file(args.input, args.output, options=options, input_format=args.format,
+                                 output_format=args.output_format, errors=args.errors, resume=args.resume)
+    except ScoreError as exc:
+        print(f"prial: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary.as_dict(), indent=2))
+    else:
+        print_score_summary(summary)
+    return 0
+
+
+def print_score_summary(summary) -> None:
+    rows = [
+        ("rows in", summary.rows_in),
+        ("rows out", summary.rows_out),
+        ("bad rows (errors file)", summary.bad_rows),
+        ("every row accounted for", "yes" if summary.complete else "NO"),
+        ("deals", summary.deals),
+        ("deals not adjudicable", summary.invalid_deals),
+        ("deals in dispute", summary.disputes),
+    ]
+    rows += [(f"category {name}", count) for name, count in summary.categories.items()]
+    rows += [("seconds", round(summary.seconds, 2)), ("hands/s", round(summary.hands_per_second))]
+    print_table(["", "value"], rows)
+    print(f"output: {summary.output}\nerrors: {summary.errors}\nsummary: {summary.output}.summary.json")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="prial",
@@ -107,6 +149,27 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(bench)
     bench.set_defaults(func=cmd_bench)
+    score = sub.add_parser(
+        "score", help="score a log of hands or deals (CSV, JSON Lines, Parquet)",
+        description="Add strength, key and category to every hand of a log and, for deal logs, the "
+                    "adjudicated winners (SPEC §5) and disputes with the recorded result.  Bad rows go "
+                    "to an errors file; a summary is printed and written to OUTPUT.summary.json.")
+    score.add_argument("input", metavar="INPUT", help="the log: .csv, .jsonl/.ndjson or .parquet")
+    score.add_argument("-o", "--output", help="output file (default: INPUT.scored.EXT); format from its extension")
+    score.add_argument("--format", choices=["parquet", "csv", "jsonl"], help="input format (default: from the extension)")
+    score.add_argument("--output-format", choices=["parquet", "csv", "jsonl"], help="output format (default: from the extension)")
+    score.add_argument("--errors", help="errors file, CSV (default: OUTPUT.errors.csv)")
+    score.add_argument("--describe", action="store_true", help="add a description column ('Pair of sevens, K kicker')")
+    score.add_argument("--strict", action="store_true", help="stop at the first bad row")
+    score.add_argument("--resume", action="store_true", help="finish an interrupted run of the same job")
+    score.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per chunk (memory bound; default 1,000,000)")
+    score.add_argument("--threads", type=int, default=None, help="native threads (default: all cores)")
+    score.add_argument("--engine", choices=["local", "dask"], default="local", help="local (default) or dask")
+    score.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    score.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (default 2)")
+    score.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_rules_options(score)
+    score.set_defaults(func=cmd_score)
     return parser
 
 

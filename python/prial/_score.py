@@ -1,0 +1,395 @@
+"""Scoring one chunk of a hand log: the kernel shared by every engine.
+
+A chunk is a ``pyarrow.Table`` of whole deals (the engines make sure a deal
+is never split).  Cards are parsed in C++ straight from the Arrow string
+buffers; strengths come from the batch evaluators; deals are adjudicated
+with numpy reductions over the (consecutive) rows of each deal.  No Python
+code runs per row, except to word the reason of a bad row.
+
+Log format (README "Scoring hand logs"): one row per player per deal with
+``deal_id``, ``player``, ``cards`` and optionally ``blind``, ``seer``,
+``folded``, ``won`` and ``game``; or just a ``cards`` column (a plain file of
+hands, only ranked).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import _core
+from ._evaluator import Evaluator
+from ._rules import PRESETS, Rules
+from ._score_types import ScoreError, ScoreOptions
+from ._types import Category
+
+# Hand sizes a log may hold, and the widest: 3-card Brag only for now.
+WIDTHS = (3,)
+MAX_WIDTH = 5
+NO_CARD = 0xFF
+
+DEAL_COLUMN = "deal_id"
+FLAG_COLUMNS = ("blind", "seer", "folded", "won")
+TEXT_COLUMNS = ("cards", "game")
+ADDED_COLUMNS = ("strength", "key", "category", "description", "winner", "winners", "dispute", "deal_problem")
+CATEGORY_NAMES = [c.name for c in Category]
+CATEGORY_TYPE = pa.dictionary(pa.int8(), pa.string())
+
+# Why a row is bad, by the native ParseStatus (cards.hpp).
+_STATUS_NULL = 1
+
+
+@dataclass
+class ChunkResult:
+    table: pa.Table  # the good rows with the added columns
+    errors: pa.Table  # row, line, deal_id, cards, reason
+    deals: int
+    invalid_deals: int
+    disputes: int
+    categories: dict[str, int]
+
+
+ERRORS_SCHEMA = pa.schema(
+    [("row", pa.int64()), ("line", pa.int64()), ("deal_id", pa.string()),
+     ("cards", pa.string()), ("reason", pa.string())]
+)
+
+
+# ---- cards ----
+
+def parse_text_cards(column: pa.Array | pa.ChunkedArray, pack_size: int, threads: int | None = None):
+    """(cards uint8 (N, 5), counts, status, where) for a text column, parsed
+    natively from the Arrow buffers (no copy for string/large_string)."""
+    if isinstance(column, pa.ChunkedArray):
+        parts = [parse_text_cards(chunk, pack_size, threads) for chunk in column.chunks]
+        if not parts:
+            empty = np.zeros(0, np.uint8)
+            return np.zeros((0, MAX_WIDTH), np.uint8), empty, empty, empty
+        return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        column = column.cast(pa.large_string())  # string_view, dictionary, all-null ...
+    validity, offsets, data = column.buffers()[:3]
+    return _core._parse_text_column(
+        validity, offsets, data,
+        large_offsets=pa.types.is_large_string(column.type), offset=column.offset,
+        rows=len(column), width=MAX_WIDTH, pack_size=pack_size, threads=threads,
+    )
+
+
+def card_problem(text: str | None, count: int, status: int, pack_size: int) -> str:
+    """The reason a row's cards were rejected, worded for the errors file."""
+    if status == _STATUS_NULL or text is None:
+        return "cards missing"
+    if status:
+        return _core._text_hand_problem(text, MAX_WIDTH, pack_size)
+    expected = " or ".join(str(w) for w in WIDTHS)
+    return f"{count} card{'s' if count != 1 else ''}; expected {expected}"
+
+
+@functools.lru_cache(maxsize=32)
+def evaluator(rules: Rules) -> Evaluator:
+    return Evaluator(rules)
+
+
+@functools.lru_cache(maxsize=32)
+def category_of_strength(rules: Rules) -> np.ndarray:
+    """int8 array: strength -> Category value, for one ruleset."""
+    ev = evaluator(rules)
+    hands = _all_three_card_hands(rules.pack_size)
+    strengths = ev.evaluate_batch(hands)
+    table = np.full(ev.classes + 1, -1, dtype=np.int8)
+    classes, first = np.unique(strengths, return_index=True)
+    for strength, index in zip(classes.tolist(), first.tolist()):
+        table[strength] = int(ev.evaluate(hands[index].tolist()).category)
+    return table
+
+
+@functools.lru_cache(maxsize=4)
+def _all_three_card_hands(pack_size: int) -> np.ndarray:
+    return np.array(list(itertools.combinations(range(pack_size), 3)), dtype=np.uint8)
+
+
+def describe_hands(rules: Rules, hands: np.ndarray) -> list[str]:
+    """Descriptions of (N, 3) hands: each distinct hand described once."""
+    ordered = np.sort(hands.astype(np.int64), axis=1)
+    codes = (ordered[:, 0] * 64 + ordered[:, 1]) * 64 + ordered[:, 2]
+    unique, inverse = np.unique(codes, return_inverse=True)
+    ev = evaluator(rules)
+    words = [ev.evaluate([int(c >> 12), int((c >> 6) & 63), int(c & 63)]).description for c in unique.tolist()]
+    return np.asarray(words, dtype=object)[inverse].tolist()
+
+
+# ---- rules per row ----
+
+def row_rules(table: pa.Table, base: Rules) -> tuple[list[Rules], np.ndarray, np.ndarray]:
+    """(rulesets, index of each row's ruleset, rows with an unknown game).
+
+    Without a ``game`` column every row uses ``base``; with one, a row's
+    game (a preset name) replaces the preset of ``base``.
+    """
+    n = table.num_rows
+    if "game" not in table.column_names:
+        return [base], np.zeros(n, np.int16), np.zeros(n, bool)
+    encoded = pc.dictionary_encode(table["game"].cast(pa.string())).combine_chunks()
+    names = encoded.dictionary.to_pylist()
+    indices = encoded.indices.to_numpy(zero_copy_only=False)
+    unknown = np.asarray(encoded.indices.is_null().to_numpy(zero_copy_only=False), bool).copy()
+    rulesets: list[Rules] = []
+    index = np.zeros(n, np.int16)
+    for i, name in enumerate(names):
+        if name in PRESETS:
+            index[indices == i] = len(rulesets)
+            rulesets.append(_with_preset(base, name))
+        else:
+            unknown |= indices == i
+    if not rulesets:
+        rulesets.append(base)
+    return rulesets, index, unknown
+
+
+def _with_preset(base: Rules, preset: str) -> Rules:
+    return Rules(preset=preset, lowball=base.lowball, wild=base.wild, jokers=base.jokers, wild_ties=base.wild_ties)
+
+
+def _flag(table: pa.Table, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(values, known) of a boolean-ish column; absent -> all False, unknown."""
+    n = table.num_rows
+    if name not in table.column_names:
+        return np.zeros(n, bool), np.zeros(n, bool)
+    column = table[name].combine_chunks() if table.num_rows else pa.array([], pa.bool_())
+    if not pa.types.is_boolean(column.type):
+        column = pc.not_equal(column.cast(pa.int64()), 0) if pa.types.is_integer(column.type) else column.cast(pa.bool_())
+    known = column.is_valid().to_numpy(zero_copy_only=False)
+    values = column.fill_null(False).to_numpy(zero_copy_only=False)
+    return np.asarray(values, bool), np.asarray(known, bool)
+
+
+# ---- the kernel ----
+
+def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_offset: int | None) -> ChunkResult:
+    """Scores the rows of ``table`` (whole deals), the first being input row
+    ``first_row`` (0-based).  ``line_offset`` turns a row index into a text
+    line number (CSV: 2, JSON Lines: 1; None for Parquet)."""
+    n = table.num_rows
+    if "cards" not in table.column_names:
+        raise ScoreError(f"the input has no 'cards' column (columns: {', '.join(table.column_names)})")
+    rulesets, rules_index, unknown_game = row_rules(table, options.rules)
+    pack_size = max(r.pack_size for r in rulesets)
+    cards, counts, status, _where = parse_text_cards(table["cards"], pack_size, options.threads)
+    reasons: dict[int, str] = {}  # bad row -> reason
+
+    parsed = status == 0
+    wrong_count = parsed & ~np.isin(counts, WIDTHS)
+    for ruleset_index, rules in enumerate(rulesets):
+        if rules.pack_size < pack_size:  # jokers this row's game does not have
+            extra = parsed & (rules_index == ruleset_index) & ((cards >= rules.pack_size) & (cards != NO_CARD)).any(axis=1)
+            status = np.where(extra, 9, status).astype(np.uint8)
+    bad = (status != 0) | wrong_count | unknown_game
+    card_bad = np.flatnonzero((status != 0) | wrong_count)
+    if card_bad.size:
+        texts = table["cards"].take(pa.array(card_bad)).to_pylist()
+        for row, text in zip(card_bad.tolist(), texts):
+            reasons[row] = card_problem(text, int(counts[row]), int(status[row]), rulesets[rules_index[row]].pack_size)
+    if unknown_game.any():
+        games = table["game"].take(pa.array(np.flatnonzero(unknown_game))).to_pylist()
+        for row, game in zip(np.flatnonzero(unknown_game).tolist(), games):
+            reasons.setdefault(row, f"unknown game {game!r} (expected one of {', '.join(PRESETS)})")
+
+    deal_log = DEAL_COLUMN in table.column_names
+    if deal_log:
+        starts, deal_bad = _deal_runs(table, cards, parsed & ~bad, reasons)
+        bad |= deal_bad
+    if options.strict and bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ScoreError(f"{_where_text(first_row + row, line_offset)}: {reasons[row]}")
+
+    # Strengths and comparison keys of the good rows.
+    strength = np.zeros(n, np.uint16)
+    category = np.zeros(n, np.int8)
+    description = np.empty(n, dtype=object) if options.describe else None
+    good = ~bad
+    for ruleset_index, rules in enumerate(rulesets):
+        mine = good & (rules_index == ruleset_index)
+        for width in WIDTHS:
+            rows = np.flatnonzero(mine & (counts == width))
+            if rows.size == 0:
+                continue
+            hands = np.ascontiguousarray(cards[rows, :width])
+            strength[rows] = evaluator(rules).evaluate_batch(hands, threads=options.threads)
+            category[rows] = category_of_strength(rules)[strength[rows]]
+            if description is not None:
+                description[rows] = describe_hands(rules, hands)
+    key = strength.astype(np.uint32) << 8  # the best-of key layout: strength in bits 8..
+
+    keep = np.flatnonzero(good)
+    out = table.filter(pa.array(good)) if bad.any() else table
+    added: dict[str, pa.Array] = {
+        "strength": pa.array(strength[keep]),
+        "key": pa.array(key[keep]),
+        "category": pa.DictionaryArray.from_arrays(pa.array(category[keep]), pa.array(CATEGORY_NAMES)),
+    }
+    if description is not None:
+        added["description"] = pa.array(description[keep].tolist(), pa.string())
+    deals = invalid = disputes = 0
+    if deal_log:
+        verdict = _adjudicate(table, starts, bad, counts, rules_index, key)
+        deals, invalid, disputes = verdict.pop("_counts")
+        for name, values in verdict.items():
+            added[name] = values.take(pa.array(keep)) if bad.any() else values
+    for name, values in added.items():
+        out = out.append_column(name, values)
+
+    categories = np.bincount(category[keep], minlength=len(CATEGORY_NAMES))
+    return ChunkResult(
+        table=out,
+        errors=_errors_table(table, reasons, first_row, line_offset),
+        deals=deals, invalid_deals=invalid, disputes=disputes,
+        categories={name: int(c) for name, c in zip(CATEGORY_NAMES, categories) if c},
+    )
+
+
+def _where_text(row: int, line_offset: int | None) -> str:
+    return f"row {row + 1}" + (f" (line {row + line_offset})" if line_offset is not None else "")
+
+
+def _errors_table(table: pa.Table, reasons: dict[int, str], first_row: int, line_offset: int | None) -> pa.Table:
+    rows = np.array(sorted(reasons), dtype=np.int64)
+    picked = pa.array(rows)
+    deal_ids = (table[DEAL_COLUMN].take(picked).cast(pa.string()) if DEAL_COLUMN in table.column_names
+                else pa.nulls(len(rows), pa.string()))
+    return pa.table({
+        "row": pa.array(rows + first_row + 1),
+        "line": pa.array(rows + first_row + line_offset) if line_offset is not None else pa.nulls(len(rows), pa.int64()),
+        "deal_id": deal_ids,
+        "cards": table["cards"].take(picked).cast(pa.string()),
+        "reason": pa.array([reasons[r] for r in rows.tolist()], pa.string()),
+    }, schema=ERRORS_SCHEMA)
+
+
+def deal_run_starts(ids: pa.Array) -> np.ndarray:
+    """Row index where each run of equal consecutive deal ids begins."""
+    n = len(ids)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    change = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).fill_null(True)
+    change = np.asarray(change.to_numpy(zero_copy_only=False), bool)
+    return np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
+
+
+def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict[int, str]):
+    """(run starts, rows made bad): a missing deal id, a deal whose rows are
+    not consecutive, a card held twice within a deal."""
+    n = table.num_rows
+    ids = table[DEAL_COLUMN].combine_chunks()
+    starts = deal_run_starts(ids)
+    bad = np.zeros(n, bool)
+    missing = np.flatnonzero(~np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool))
+    for row in missing.tolist():
+        bad[row] = True
+        reasons.setdefault(row, "deal_id missing")
+    if n == 0:
+        return starts, bad
+    lengths = np.diff(np.append(starts, n))
+    run_ids = ids.take(pa.array(starts))
+    if pc.count_distinct(run_ids).as_py() < len(starts):
+        codes = pc.dictionary_encode(run_ids).indices.to_numpy(zero_copy_only=False)
+        _, first = np.unique(codes, return_index=True)
+        for run in np.setdiff1d(np.arange(len(starts)), first).tolist():
+            for row in range(int(starts[run]), int(starts[run] + lengths[run])):
+                bad[row] = True
+                reasons.setdefault(row, f"deal {run_ids[run].as_py()!r} continues after other deals "
+                                        "(the rows of a deal must be consecutive)")
+    # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
+    masks = np.where(ok[:, None] & (cards != NO_CARD), np.left_shift(np.uint64(1), cards.astype(np.uint64)), np.uint64(0))
+    row_masks = np.bitwise_or.reduce(masks, axis=1)
+    held = np.add.reduceat(np.bitwise_count(row_masks).astype(np.int64), starts)
+    distinct = np.bitwise_count(np.bitwise_or.reduceat(row_masks, starts)).astype(np.int64)
+    for run in np.flatnonzero(held != distinct).tolist():
+        begin, end = int(starts[run]), int(starts[run] + lengths[run])
+        owner: dict[int, int] = {}
+        for row in range(begin, end):
+            for card in cards[row][cards[row] != NO_CARD].tolist() if ok[row] else []:
+                if card in owner:
+                    for culprit, other in ((row, owner[card]), (owner[card], row)):
+                        bad[culprit] = True
+                        reasons.setdefault(culprit, f"card {_core.format_cards([card])} also held in this deal "
+                                                    f"by the player at row offset {other - begin + 1}")
+                else:
+                    owner[card] = row
+    return starts, bad
+
+
+def _adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
+                rules_index: np.ndarray, key: np.ndarray) -> dict:
+    """SPEC §5 per deal: winner (bool per row), winners (how many share),
+    dispute (the recorded ``won`` disagrees), deal_problem (why a deal
+    cannot be adjudicated; its winner columns are then null)."""
+    n = table.num_rows
+    lengths = np.diff(np.append(starts, n))
+    deal_of_row = np.repeat(np.arange(len(starts)), lengths)
+    folded, _ = _flag(table, "folded")
+    seer, _ = _flag(table, "seer")
+    blind, _ = _flag(table, "blind")
+    won, won_known = _flag(table, "won")
+    good = ~bad
+
+    def per_deal_sum(values: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(values.astype(np.int64), starts) if n else np.zeros(0, np.int64)
+
+    def per_deal_max(values: np.ndarray) -> np.ndarray:
+        return np.maximum.reduceat(values.astype(np.int64), starts) if n else np.zeros(0, np.int64)
+
+    active = good & ~folded
+    n_active = per_deal_sum(active)
+    seer_active = active & seer
+    n_seers = per_deal_sum(seer_active)
+    key64 = key.astype(np.int64)
+    best = per_deal_max(np.where(active, key64, -1))
+    seer_key = per_deal_max(np.where(seer_active, key64, -1))
+    seen_key = per_deal_max(np.where(active & ~seer, key64, -1))
+    seer_blind = per_deal_max(seer_active & blind) > 0
+    seen_blind = per_deal_max(active & ~seer & blind) > 0
+    widths = np.where(good, counts, 0)
+    width_mixed = per_deal_max(widths) != -per_deal_max(np.where(good, -counts.astype(np.int64), -255))
+    game_mixed = per_deal_max(np.where(good, rules_index, -1)) != -per_deal_max(np.where(good, -rules_index.astype(np.int64), 1))
+
+    # The first problem found names the deal; order matters for the message.
+    checks = [
+        (per_deal_sum(bad) > 0, "rows of this deal are in the errors file"),
+        (width_mixed, "players hold different numbers of cards"),
+        (game_mixed, "players play different games"),
+        (per_deal_sum(good & folded & seer) > 0, "a folded player is marked as the seer"),
+        (n_seers > 1, "more than one seer"),
+        ((n_seers == 1) & (n_active != 2), "a see needs exactly two players left"),
+        ((n_seers == 1) & ~seer_blind & seen_blind, "an open player cannot see a blind player"),
+        (n_active == 0, "every player folded"),
+    ]
+    problem = np.full(len(starts), -1, dtype=np.int8)
+    for code, (mask, _why) in enumerate(checks):
+        problem[mask & (problem < 0)] = code
+    valid = problem < 0
+    seen_deal = n_seers == 1
+    seer_wins = seer_key > seen_key  # the seer must be strictly better
+    row_seen_deal = seen_deal[deal_of_row]
+    winner = active & np.where(row_seen_deal, seer == seer_wins[deal_of_row], key64 == best[deal_of_row])
+    winners = per_deal_sum(winner)
+    row_valid = valid[deal_of_row]
+    disagree = row_valid & won_known & (won != winner)
+    deal_dispute = per_deal_sum(disagree) > 0
+    invalid_rows = ~row_valid
+    result = {
+        "winner": pa.array(winner, mask=invalid_rows),
+        "winners": pa.array(winners[deal_of_row].astype(np.uint8), mask=invalid_rows),
+    }
+    if "won" in table.column_names:
+        result["dispute"] = pa.array(deal_dispute[deal_of_row], mask=invalid_rows)
+    row_problem = problem[deal_of_row]
+    result["deal_problem"] = pa.DictionaryArray.from_arrays(
+        pa.array(row_problem, mask=row_problem < 0), pa.array([why for _mask, why in checks], pa.string()))
+    result["_counts"] = (len(starts), int((~valid).sum()), int((deal_dispute & valid).sum()))
+    return result

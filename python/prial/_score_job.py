@@ -1,0 +1,242 @@
+"""``prial score``: the job around the kernel (chunks, commits, resume, output).
+
+Crash safety: the output is built in ``OUTPUT.parts/``.  Each chunk of
+whole deals is scored into ``part-NNNNNN.parquet`` (and
+``errors-NNNNNN.parquet``), written to a temporary name, fsynced and renamed;
+only then is a line appended (and fsynced) to ``journal.jsonl`` saying which
+input rows the part covers.  A part without its journal line does not exist
+as far as ``--resume`` is concerned, so a job killed at any moment (even
+``kill -9``) resumes after the last journal line, without duplicating or
+losing rows.  The final files are assembled from the parts in order (again
+temporary name + rename), so their content does not depend on where, or
+whether, the job was interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ._progress import Progress
+from ._score import CATEGORY_NAMES, DEAL_COLUMN, ERRORS_SCHEMA, ChunkResult, deal_run_starts, score_table
+from ._score_io import InputReader, detect_format, line_offset, write_tables
+from ._score_types import ScoreError, ScoreOptions, ScoreSummary
+
+JOURNAL = "journal.jsonl"
+
+
+def default_output(input_path: str) -> str:
+    path = Path(input_path)
+    return str(path.with_name(path.stem + ".scored" + path.suffix))
+
+
+def side_files(output: str, errors: str | None) -> tuple[str, str]:
+    """(errors file, summary file) next to the output."""
+    return errors or output + ".errors.csv", output + ".summary.json"
+
+
+def _fsync_dir(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_parquet_atomically(table: pa.Table, path: str) -> None:
+    tmp = path + ".tmp"
+    pq.write_table(table, tmp)
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(os.path.dirname(path) or ".")
+
+
+class Journal:
+    """The parts directory of one output and its journal of committed parts."""
+
+    def __init__(self, output: str) -> None:
+        self.dir = output + ".parts"
+        self.path = os.path.join(self.dir, JOURNAL)
+
+    def part_path(self, index: int) -> str:
+        return os.path.join(self.dir, f"part-{index:06d}.parquet")
+
+    def errors_path(self, index: int) -> str:
+        return os.path.join(self.dir, f"errors-{index:06d}.parquet")
+
+    def start(self, job: dict, resume: bool) -> list[dict]:
+        """The parts committed by an interrupted run of the same job (with
+        ``resume``), else an empty, fresh directory."""
+        if resume and os.path.exists(self.path):
+            header, entries, good_bytes = self._read()
+            if header != job:
+                raise ScoreError(f"{self.dir} belongs to a different job ({header}); "
+                                 "run without --resume to start over")
+            with open(self.path, "rb+") as f:  # drop a line torn by the kill
+                f.truncate(good_bytes)
+                os.fsync(f.fileno())
+            return entries
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self._append(job)
+        return []
+
+    def _read(self) -> tuple[dict | None, list[dict], int]:
+        header, entries, good = None, [], 0
+        with open(self.path, "rb") as f:
+            for line in f:
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    break
+                good += len(line)
+                if header is None:
+                    header = record
+                else:
+                    entries.append(record)
+        return header, entries, good
+
+    def _append(self, record: dict) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record, sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        _fsync_dir(self.dir)
+
+    def commit(self, index: int, result: ChunkResult, rows_start: int, rows_end: int) -> dict:
+        write_parquet_atomically(result.table, self.part_path(index))
+        if result.errors.num_rows:
+            write_parquet_atomically(result.errors, self.errors_path(index))
+        entry = {
+            "part": index, "rows_start": rows_start, "rows_end": rows_end,
+            "rows_out": result.table.num_rows, "bad_rows": result.errors.num_rows,
+            "deals": result.deals, "invalid_deals": result.invalid_deals,
+            "disputes": result.disputes, "categories": result.categories,
+        }
+        self._append(entry)
+        return entry
+
+    def remove(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
+    """Chunks that never split a deal: the last deal of each chunk is
+    carried over to the next (a deal longer than a chunk grows the chunk)."""
+    carry: pa.Table | None = None
+    for table in tables:
+        chunk = pa.concat_tables([carry, table]) if carry is not None else table
+        if not deal_log or chunk.num_rows == 0:
+            carry = None
+            yield chunk
+            continue
+        starts = deal_run_starts(chunk[DEAL_COLUMN].combine_chunks())
+        cut = int(starts[-1])
+        carry = chunk.slice(cut)
+        if cut:
+            yield chunk.slice(0, cut)
+    if carry is not None and carry.num_rows:
+        yield carry
+
+
+def score_file(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    options: ScoreOptions | None = None,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    errors: str | None = None,
+    resume: bool = False,
+    progress: Progress | None = None,
+) -> ScoreSummary:
+    """Scores a hand log with the local engine (this process, native threads).
+
+    Writes ``output`` (format from its extension or ``output_format``), the
+    errors file (CSV; default ``OUTPUT.errors.csv``) and ``OUTPUT.summary.json``.
+    """
+    options = options or ScoreOptions()
+    input = str(input)
+    output = str(output) if output is not None else default_output(input)
+    fmt_in = detect_format(input, input_format)
+    fmt_out = detect_format(output, output_format)
+    started = time.perf_counter()
+    reader = InputReader(input, fmt_in, options.chunk_rows)
+    journal = Journal(output)
+    stat = os.stat(input)
+    job = {"input": os.path.abspath(input), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+           "format": fmt_in, "options": repr(options)}
+    entries = journal.start(job, resume)
+    resumed_rows = entries[-1]["rows_end"] if entries else 0
+    progress = progress or Progress(reader.total_rows)
+    deal_log = DEAL_COLUMN in reader.schema.names
+    offset = line_offset(fmt_in)
+    done = resumed_rows
+    try:
+        for chunk in _whole_deals(reader.tables(skip=resumed_rows), deal_log):
+            result = score_table(chunk, done, options, offset)
+            entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
+            done += chunk.num_rows
+            progress.update(done, reader.fraction_read())
+        if not entries:  # an empty log still gets an output with its columns
+            result = score_table(reader.schema.empty_table(), 0, options, offset)
+            entries.append(journal.commit(0, result, 0, 0))
+    finally:
+        reader.close()
+    progress.finish(done)
+    return assemble(journal, entries, input, output, fmt_out, errors,
+                    seconds=time.perf_counter() - started, resumed_rows=resumed_rows)
+
+
+def assemble(journal: Journal, entries: list[dict], input: str, output: str, fmt_out: str,
+             errors: str | None, *, seconds: float, resumed_rows: int = 0, engine: str = "local") -> ScoreSummary:
+    """Final output, errors file and summary from the committed parts."""
+    errors_path, summary_path = side_files(output, errors)
+    parts = [journal.part_path(e["part"]) for e in entries]
+    schema = pq.read_schema(parts[0])
+
+    def part_tables() -> Iterator[pa.Table]:
+        for path in parts:
+            yield pq.read_table(path)
+
+    def error_tables() -> Iterator[pa.Table]:
+        for e in entries:
+            if e["bad_rows"]:
+                yield pq.read_table(journal.errors_path(e["part"]))
+
+    for path, fmt, sch, tables in ((output, fmt_out, schema, part_tables()),
+                                   (errors_path, "csv", ERRORS_SCHEMA, error_tables())):
+        tmp = path + ".tmp"
+        write_tables(tmp, fmt, sch, tables)
+        os.replace(tmp, path)
+
+    categories: dict[str, int] = {}
+    for e in entries:
+        for name, count in e["categories"].items():
+            categories[name] = categories.get(name, 0) + count
+    summary = ScoreSummary(
+        input=input, output=output, errors=errors_path,
+        rows_in=sum(e["rows_end"] - e["rows_start"] for e in entries),
+        rows_out=sum(e["rows_out"] for e in entries),
+        bad_rows=sum(e["bad_rows"] for e in entries),
+        deals=sum(e["deals"] for e in entries),
+        invalid_deals=sum(e["invalid_deals"] for e in entries),
+        disputes=sum(e["disputes"] for e in entries),
+        categories={name: categories[name] for name in CATEGORY_NAMES if name in categories}, seconds=seconds, engine=engine, resumed_rows=resumed_rows,
+    )
+    with open(summary_path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(summary.as_dict(), f, indent=2)
+        f.write("\n")
+    os.replace(summary_path + ".tmp", summary_path)
+    journal.remove()
+    return summary
