@@ -24,14 +24,36 @@ evaluate_batch = _brag.evaluate_batch
 
 __version__ = "0.1.0"
 
+# Batch scoring of logs (prial score) needs pyarrow: imported on first use.
+_LAZY = {
+    "score_file": ("._score_job", "score_file"),
+    "ScoreOptions": ("._score_types", "ScoreOptions"),
+    "ScoreSummary": ("._score_types", "ScoreSummary"),
+    "ScoreError": ("._score_types", "ScoreError"),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(module, __name__), attr)
+    raise AttributeError(f"module 'prial' has no attribute {name!r}")
+
+
 __all__ = [
     "Category",
     "Evaluator",
     "HandValue",
     "InvalidHandError",
     "Rules",
+    "ScoreError",
+    "ScoreOptions",
+    "ScoreSummary",
     "evaluate",
     "evaluate_batch",
     "format_cards",
     "parse_cards",
+    "score_file",
 ]

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ._progress import Progress
@@ -62,9 +63,13 @@ def write_parquet_atomically(table: pa.Table, path: str) -> None:
 class Journal:
     """The parts directory of one output and its journal of committed parts."""
 
-    def __init__(self, output: str) -> None:
-        self.dir = output + ".parts"
+    def __init__(self, parts_dir: str) -> None:
+        self.dir = parts_dir
         self.path = os.path.join(self.dir, JOURNAL)
+
+    @classmethod
+    def for_output(cls, output: str) -> Journal:
+        return cls(output + ".parts")
 
     def part_path(self, index: int) -> str:
         return os.path.join(self.dir, f"part-{index:06d}.parquet")
@@ -172,7 +177,7 @@ def score_file(
     fmt_out = detect_format(output, output_format)
     started = time.perf_counter()
     reader = InputReader(input, fmt_in, options.chunk_rows)
-    journal = Journal(output)
+    journal = Journal.for_output(output)
     stat = os.stat(input)
     job = {"input": os.path.abspath(input), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
            "format": fmt_in, "options": repr(options)}
@@ -212,7 +217,13 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, fmt
     def error_tables() -> Iterator[pa.Table]:
         for e in entries:
             if e["bad_rows"]:
-                yield pq.read_table(journal.errors_path(e["part"]))
+                table = pq.read_table(journal.errors_path(e["part"]))
+                shift = e.get("row_shift", 0)  # parts scored without knowing their first row
+                if shift:
+                    for name in ("row", "line"):
+                        table = table.set_column(table.schema.get_field_index(name), name,
+                                                 pc.add(table[name], shift))
+                yield table
 
     for path, fmt, sch, tables in ((output, fmt_out, schema, part_tables()),
                                    (errors_path, "csv", ERRORS_SCHEMA, error_tables())):
