@@ -28,8 +28,8 @@ from ._rules import PRESETS, Rules
 from ._score_types import ScoreError, ScoreOptions
 from ._types import Category
 
-# Hand sizes a log may hold, and the widest: 3-card Brag only for now.
-WIDTHS = (3,)
+# Hand sizes a log may hold (three-, four- and five-card Brag), and the widest.
+WIDTHS = (3, 4, 5)
 MAX_WIDTH = 5
 NO_CARD = 0xFF
 
@@ -115,12 +115,19 @@ def _all_three_card_hands(pack_size: int) -> np.ndarray:
 
 
 def describe_hands(rules: Rules, hands: np.ndarray) -> list[str]:
-    """Descriptions of (N, 3) hands: each distinct hand described once."""
+    """Descriptions of (N, width) hands (of the best three for four or five
+    cards): each distinct hand is described once."""
     ordered = np.sort(hands.astype(np.int64), axis=1)
-    codes = (ordered[:, 0] * 64 + ordered[:, 1]) * 64 + ordered[:, 2]
+    codes = np.zeros(len(hands), np.int64)
+    for column in range(hands.shape[1]):
+        codes = codes * 64 + ordered[:, column]
     unique, inverse = np.unique(codes, return_inverse=True)
     ev = evaluator(rules)
-    words = [ev.evaluate([int(c >> 12), int((c >> 6) & 63), int(c & 63)]).description for c in unique.tolist()]
+    describe = ev.evaluate if hands.shape[1] == 3 else ev.best_of
+    words = []
+    for code in unique.tolist():
+        cards = [(code >> (6 * i)) & 63 for i in reversed(range(hands.shape[1]))]
+        words.append(describe(cards).description)
     return np.asarray(words, dtype=object)[inverse].tolist()
 
 
@@ -208,23 +215,31 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         row = int(np.flatnonzero(bad)[0])
         raise ScoreError(f"{_where_text(first_row + row, line_offset)}: {reasons[row]}")
 
-    # Strengths and comparison keys of the good rows.
-    strength = np.zeros(n, np.uint16)
-    category = np.zeros(n, np.int8)
+    # Strengths and comparison keys of the good rows.  The key (best-of
+    # layout: strength << 8 | discards) decides a showdown, the discard
+    # tie-break of four- and five-card Brag included.
+    key = np.zeros(n, np.uint32)
     description = np.empty(n, dtype=object) if options.describe else None
     good = ~bad
     for ruleset_index, rules in enumerate(rulesets):
         mine = good & (rules_index == ruleset_index)
+        ev = evaluator(rules)
         for width in WIDTHS:
             rows = np.flatnonzero(mine & (counts == width))
             if rows.size == 0:
                 continue
             hands = np.ascontiguousarray(cards[rows, :width])
-            strength[rows] = evaluator(rules).evaluate_batch(hands, threads=options.threads)
-            category[rows] = category_of_strength(rules)[strength[rows]]
+            if width == 3:
+                key[rows] = ev.evaluate_batch(hands, threads=options.threads).astype(np.uint32) << 8
+            else:
+                key[rows] = ev.best_of_batch(hands, threads=options.threads)
             if description is not None:
                 description[rows] = describe_hands(rules, hands)
-    key = strength.astype(np.uint32) << 8  # the best-of key layout: strength in bits 8..
+    strength = (key >> 8).astype(np.uint16)
+    category = np.zeros(n, np.int8)
+    for ruleset_index, rules in enumerate(rulesets):
+        mine = good & (rules_index == ruleset_index)
+        category[mine] = category_of_strength(rules)[strength[mine]]
 
     keep = np.flatnonzero(good)
     out = table.filter(pa.array(good)) if bad.any() else table
