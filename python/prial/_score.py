@@ -322,8 +322,8 @@ def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict
     # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
     masks = np.where(ok[:, None] & (cards != NO_CARD), np.left_shift(np.uint64(1), cards.astype(np.uint64)), np.uint64(0))
     row_masks = np.bitwise_or.reduce(masks, axis=1)
-    held = np.add.reduceat(np.bitwise_count(row_masks).astype(np.int64), starts)
-    distinct = np.bitwise_count(np.bitwise_or.reduceat(row_masks, starts)).astype(np.int64)
+    held = np.add.reduceat(_popcount(row_masks), starts)
+    distinct = _popcount(np.bitwise_or.reduceat(row_masks, starts))
     for run in np.flatnonzero(held != distinct).tolist():
         begin, end = int(starts[run]), int(starts[run] + lengths[run])
         owner: dict[int, int] = {}
@@ -337,6 +337,13 @@ def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict
                 else:
                     owner[card] = row
     return starts, bad
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64 (np.bitwise_count needs numpy 2)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(masks).astype(np.int64)
+    return np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1, dtype=np.int64)
 
 
 def _adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,

@@ -67,6 +67,7 @@ class InputReader:
         self.chunk_rows = chunk_rows
         self.total_rows: int | None = None
         self._file = None
+        self._order: list[str] | None = None  # JSON: the columns in the file's order
         if not os.path.exists(self.path):
             raise ScoreError(f"no such input file: {self.path}")
         self.size = os.path.getsize(self.path)
@@ -75,7 +76,8 @@ class InputReader:
             self.total_rows = self._parquet.metadata.num_rows
             self.schema = self._parquet.schema_arrow
         else:
-            self.schema = self._open_text().schema
+            stream = self._open_text()
+            self.schema = pa.schema([stream.schema.field(name) for name in self._order or stream.schema.names])
 
     def _open_text(self):
         if self._file is not None:
@@ -92,6 +94,7 @@ class InputReader:
             with open(self.path, "rb") as head:
                 first = head.readline()
             fields = list(json.loads(first)) if first.strip() else []
+            self._order = fields
             schema = pa.schema(list(_known_types(fields).items()))
             return pajson.open_json(
                 self._file,
@@ -120,6 +123,8 @@ class InputReader:
             batches = self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=groups) if groups else iter(())
         else:
             batches = self._open_text()
+            if self._order:  # the explicit-schema columns would come first
+                batches = (batch.select(self._order) for batch in batches)
         for batch in batches:
             if skip >= batch.num_rows:
                 skip -= batch.num_rows
