@@ -171,6 +171,8 @@ def _flag(table: pa.Table, name: str) -> tuple[np.ndarray, np.ndarray]:
     column = table[name].combine_chunks() if table.num_rows else pa.array([], pa.bool_())
     if not pa.types.is_boolean(column.type):
         column = pc.not_equal(column.cast(pa.int64()), 0) if pa.types.is_integer(column.type) else column.cast(pa.bool_())
+    if column.null_count == 0:
+        return np.asarray(column.to_numpy(zero_copy_only=False), bool), np.ones(n, bool)
     known = column.is_valid().to_numpy(zero_copy_only=False)
     values = column.fill_null(False).to_numpy(zero_copy_only=False)
     return np.asarray(values, bool), np.asarray(known, bool)
@@ -291,9 +293,23 @@ def deal_run_starts(ids: pa.Array) -> np.ndarray:
     n = len(ids)
     if n == 0:
         return np.zeros(0, np.int64)
-    change = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).fill_null(True)
-    change = np.asarray(change.to_numpy(zero_copy_only=False), bool)
+    if ids.null_count == 0 and (pa.types.is_integer(ids.type) or pa.types.is_floating(ids.type)):
+        values = ids.to_numpy()
+        change = values[1:] != values[:-1]
+    else:
+        change = pc.not_equal(ids.slice(1), ids.slice(0, n - 1))
+        if change.null_count:
+            change = change.fill_null(True)
+        change = np.asarray(change.to_numpy(zero_copy_only=False), bool)
     return np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
+
+
+def _strictly_increasing(ids: pa.Array) -> bool:
+    """Cheap proof that no deal id repeats (sorted logs), before hashing."""
+    if ids.null_count or not pa.types.is_integer(ids.type):
+        return False
+    values = ids.to_numpy()
+    return bool((values[1:] > values[:-1]).all())
 
 
 def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict[int, str]):
@@ -303,15 +319,15 @@ def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict
     ids = table[DEAL_COLUMN].combine_chunks()
     starts = deal_run_starts(ids)
     bad = np.zeros(n, bool)
-    missing = np.flatnonzero(~np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool))
-    for row in missing.tolist():
-        bad[row] = True
-        reasons.setdefault(row, "deal_id missing")
+    if ids.null_count:
+        for row in np.flatnonzero(~np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool)).tolist():
+            bad[row] = True
+            reasons.setdefault(row, "deal_id missing")
     if n == 0:
         return starts, bad
     lengths = np.diff(np.append(starts, n))
     run_ids = ids.take(pa.array(starts))
-    if pc.count_distinct(run_ids).as_py() < len(starts):
+    if not _strictly_increasing(run_ids) and pc.count_distinct(run_ids).as_py() < len(starts):
         codes = pc.dictionary_encode(run_ids).indices.to_numpy(zero_copy_only=False)
         _, first = np.unique(codes, return_index=True)
         for run in np.setdiff1d(np.arange(len(starts)), first).tolist():
@@ -320,8 +336,11 @@ def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict
                 reasons.setdefault(row, f"deal {run_ids[run].as_py()!r} continues after other deals "
                                         "(the rows of a deal must be consecutive)")
     # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
-    masks = np.where(ok[:, None] & (cards != NO_CARD), np.left_shift(np.uint64(1), cards.astype(np.uint64)), np.uint64(0))
-    row_masks = np.bitwise_or.reduce(masks, axis=1)
+    row_masks = np.zeros(n, np.uint64)
+    for position in range(cards.shape[1]):
+        column = cards[:, position]
+        held_here = ok & (column != NO_CARD)
+        row_masks |= np.where(held_here, np.left_shift(np.uint64(1), column.astype(np.uint64)), np.uint64(0))
     held = np.add.reduceat(_popcount(row_masks), starts)
     distinct = _popcount(np.bitwise_or.reduceat(row_masks, starts))
     for run in np.flatnonzero(held != distinct).tolist():

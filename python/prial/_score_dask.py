@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from ._score import DEAL_COLUMN, score_table
 from ._score_io import InputReader, detect_format, line_offset
-from ._score_job import Journal, assemble, default_output, write_parquet_atomically
+from ._score_job import Journal, assemble, default_output
 from ._score_types import ScoreError, ScoreOptions, ScoreSummary
 
 _STATS_META = pd.DataFrame({
@@ -46,10 +46,7 @@ def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptio
     number = partition_info["number"] if partition_info else 0
     table = pa.Table.from_pandas(frame, preserve_index=False).select(schema.names).cast(schema)
     result = score_table(table, 0, options, offset)  # row numbers are shifted when assembling
-    journal = Journal(parts_dir)
-    write_parquet_atomically(result.table, journal.part_path(number))
-    if result.errors.num_rows:
-        write_parquet_atomically(result.errors, journal.errors_path(number))
+    Journal(parts_dir).write_part(number, result)
     ids = table[DEAL_COLUMN] if DEAL_COLUMN in table.column_names and table.num_rows else None
     return pd.DataFrame({
         "part": [number], "rows": [table.num_rows], "rows_out": [result.table.num_rows],

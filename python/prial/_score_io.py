@@ -185,7 +185,10 @@ def fixed_row_groups(tables: Iterable[pa.Table], rows: int = ROW_GROUP_ROWS) -> 
 def write_tables(path: str, fmt: str, schema: pa.Schema, tables: Iterable[pa.Table]) -> None:
     """Writes a stream of tables (one schema) as ``fmt`` to ``path``."""
     if fmt == "parquet":
-        with pq.ParquetWriter(path, schema) as writer:
+        # Hand text is nearly unique per row: a dictionary would cost time
+        # and then be abandoned; every other column gains from one.
+        dictionary = [name for name in schema.names if name != "cards"]
+        with pq.ParquetWriter(path, schema, use_dictionary=dictionary) as writer:
             for table in fixed_row_groups(tables):
                 writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
     elif fmt == "csv":

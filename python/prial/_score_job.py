@@ -1,8 +1,9 @@
 """``prial score``: the job around the kernel (chunks, commits, resume, output).
 
 Crash safety: the output is built in ``OUTPUT.parts/``.  Each chunk of
-whole deals is scored into ``part-NNNNNN.parquet`` (and
-``errors-NNNNNN.parquet``), written to a temporary name, fsynced and renamed;
+whole deals is scored into ``part-NNNNNN.arrow`` (and ``errors-NNNNNN.arrow``;
+Arrow IPC files, cheap to write and to read back), written to a temporary
+name, fsynced and renamed;
 only then is a line appended (and fsynced) to ``journal.jsonl`` saying which
 input rows the part covers.  A part without its journal line does not exist
 as far as ``--resume`` is concerned, so a job killed at any moment (even
@@ -23,7 +24,6 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ._progress import Progress
 from ._score import CATEGORY_NAMES, DEAL_COLUMN, ERRORS_SCHEMA, ChunkResult, deal_run_starts, score_table
@@ -51,13 +51,19 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def write_parquet_atomically(table: pa.Table, path: str) -> None:
+def write_arrow_atomically(table: pa.Table, path: str) -> None:
     tmp = path + ".tmp"
-    pq.write_table(table, tmp)
+    with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
     with open(tmp, "rb+") as f:
         os.fsync(f.fileno())
     os.replace(tmp, path)
     _fsync_dir(os.path.dirname(path) or ".")
+
+
+def read_arrow(path: str) -> pa.Table:
+    with pa.memory_map(path) as source:
+        return pa.ipc.open_file(source).read_all()
 
 
 class Journal:
@@ -72,10 +78,10 @@ class Journal:
         return cls(output + ".parts")
 
     def part_path(self, index: int) -> str:
-        return os.path.join(self.dir, f"part-{index:06d}.parquet")
+        return os.path.join(self.dir, f"part-{index:06d}.arrow")
 
     def errors_path(self, index: int) -> str:
-        return os.path.join(self.dir, f"errors-{index:06d}.parquet")
+        return os.path.join(self.dir, f"errors-{index:06d}.arrow")
 
     def start(self, job: dict, resume: bool) -> list[dict]:
         """The parts committed by an interrupted run of the same job (with
@@ -118,10 +124,13 @@ class Journal:
             os.fsync(f.fileno())
         _fsync_dir(self.dir)
 
-    def commit(self, index: int, result: ChunkResult, rows_start: int, rows_end: int) -> dict:
-        write_parquet_atomically(result.table, self.part_path(index))
+    def write_part(self, index: int, result: ChunkResult) -> None:
+        write_arrow_atomically(result.table, self.part_path(index))
         if result.errors.num_rows:
-            write_parquet_atomically(result.errors, self.errors_path(index))
+            write_arrow_atomically(result.errors, self.errors_path(index))
+
+    def commit(self, index: int, result: ChunkResult, rows_start: int, rows_end: int) -> dict:
+        self.write_part(index, result)
         entry = {
             "part": index, "rows_start": rows_start, "rows_end": rows_end,
             "rows_out": result.table.num_rows, "bad_rows": result.errors.num_rows,
@@ -208,16 +217,16 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, fmt
     """Final output, errors file and summary from the committed parts."""
     errors_path, summary_path = side_files(output, errors)
     parts = [journal.part_path(e["part"]) for e in entries]
-    schema = pq.read_schema(parts[0])
+    schema = read_arrow(parts[0]).schema
 
     def part_tables() -> Iterator[pa.Table]:
         for path in parts:
-            yield pq.read_table(path)
+            yield read_arrow(path)
 
     def error_tables() -> Iterator[pa.Table]:
         for e in entries:
             if e["bad_rows"]:
-                table = pq.read_table(journal.errors_path(e["part"]))
+                table = read_arrow(journal.errors_path(e["part"]))
                 shift = e.get("row_shift", 0)  # parts scored without knowing their first row
                 if shift:
                     for name in ("row", "line"):
