@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from ._score import DEAL_COLUMN, score_table
 from ._score_io import InputReader, detect_format, line_offset
-from ._score_job import Journal, assemble, default_output
+from ._score_job import Journal, assemble, default_output, write_output_from_parts
 from ._score_types import ScoreError, ScoreOptions, ScoreSummary
 
 _STATS_META = pd.DataFrame({
@@ -121,5 +121,6 @@ def score_file_dask(
          "categories": json.loads(s.categories), "row_shift": int(rows_start[i])}
         for i, s in enumerate(stats.itertuples())
     ]
-    return assemble(journal, entries, input, output, fmt_out, errors,
+    write_output_from_parts(journal, entries, output, fmt_out)
+    return assemble(journal, entries, input, output, errors,
                     seconds=time.perf_counter() - started, engine="dask")

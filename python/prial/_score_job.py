@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -144,6 +146,63 @@ class Journal:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+class OutputWriter:
+    """Writes the final output on a thread of its own while the next chunks
+    are scored: Arrow encodes Parquet/CSV without the GIL, so on two cores
+    writing overlaps scoring.  The queue holds at most two chunks, so memory
+    stays bounded.  The file is written under a temporary name and renamed
+    by close()."""
+
+    def __init__(self, path: str, fmt: str) -> None:
+        self.path = path
+        self.fmt = fmt
+        self._queue: queue.Queue[pa.Table | None] = queue.Queue(maxsize=2)
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def put(self, table: pa.Table) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, args=(table.schema,), daemon=True)
+            self._thread.start()
+        self._queue.put(table)
+        if self._error is not None:
+            raise self._error
+
+    def _run(self, schema: pa.Schema) -> None:
+        try:
+            write_tables(self.path + ".tmp", self.fmt, schema, iter(self._queue.get, None))
+        except BaseException as exc:  # handed to the producer
+            self._error = exc
+            while self._queue.get() is not None:  # never leave the producer blocked
+                pass
+
+    def close(self) -> None:
+        self._stop()
+        if self._error is not None:
+            raise self._error
+        os.replace(self.path + ".tmp", self.path)
+
+    def abandon(self) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+
+
+def write_output_from_parts(journal: Journal, entries: list[dict], output: str, fmt_out: str) -> None:
+    writer = OutputWriter(output, fmt_out)
+    try:
+        for e in entries:
+            writer.put(read_arrow(journal.part_path(e["part"])))
+    except BaseException:
+        writer.abandon()
+        raise
+    writer.close()
+
+
 def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
     """Chunks that never split a deal: the last deal of each chunk is
     carried over to the next (a deal longer than a chunk grows the chunk)."""
@@ -196,32 +255,36 @@ def score_file(
     deal_log = DEAL_COLUMN in reader.schema.names
     offset = line_offset(fmt_in)
     done = resumed_rows
+    writer = OutputWriter(output, fmt_out)
     try:
+        for e in entries:  # parts of the interrupted run come first
+            writer.put(read_arrow(journal.part_path(e["part"])))
         for chunk in _whole_deals(reader.tables(skip=resumed_rows), deal_log):
             result = score_table(chunk, done, options, offset)
             entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
+            writer.put(result.table)
             done += chunk.num_rows
             progress.update(done, reader.fraction_read())
         if not entries:  # an empty log still gets an output with its columns
             result = score_table(reader.schema.empty_table(), 0, options, offset)
             entries.append(journal.commit(0, result, 0, 0))
+            writer.put(result.table)
+    except BaseException:
+        writer.abandon()
+        raise
     finally:
         reader.close()
+    writer.close()
     progress.finish(done)
-    return assemble(journal, entries, input, output, fmt_out, errors,
+    return assemble(journal, entries, input, output, errors,
                     seconds=time.perf_counter() - started, resumed_rows=resumed_rows)
 
 
-def assemble(journal: Journal, entries: list[dict], input: str, output: str, fmt_out: str,
+def assemble(journal: Journal, entries: list[dict], input: str, output: str,
              errors: str | None, *, seconds: float, resumed_rows: int = 0, engine: str = "local") -> ScoreSummary:
-    """Final output, errors file and summary from the committed parts."""
+    """Errors file and summary from the committed parts (the output is
+    written); then the parts go."""
     errors_path, summary_path = side_files(output, errors)
-    parts = [journal.part_path(e["part"]) for e in entries]
-    schema = read_arrow(parts[0]).schema
-
-    def part_tables() -> Iterator[pa.Table]:
-        for path in parts:
-            yield read_arrow(path)
 
     def error_tables() -> Iterator[pa.Table]:
         for e in entries:
@@ -234,11 +297,8 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, fmt
                                                  pc.add(table[name], shift))
                 yield table
 
-    for path, fmt, sch, tables in ((output, fmt_out, schema, part_tables()),
-                                   (errors_path, "csv", ERRORS_SCHEMA, error_tables())):
-        tmp = path + ".tmp"
-        write_tables(tmp, fmt, sch, tables)
-        os.replace(tmp, path)
+    write_tables(errors_path + ".tmp", "csv", ERRORS_SCHEMA, error_tables())
+    os.replace(errors_path + ".tmp", errors_path)
 
     categories: dict[str, int] = {}
     for e in entries:
@@ -252,7 +312,8 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, fmt
         deals=sum(e["deals"] for e in entries),
         invalid_deals=sum(e["invalid_deals"] for e in entries),
         disputes=sum(e["disputes"] for e in entries),
-        categories={name: categories[name] for name in CATEGORY_NAMES if name in categories}, seconds=seconds, engine=engine, resumed_rows=resumed_rows,
+        categories={name: categories[name] for name in CATEGORY_NAMES if name in categories},
+        seconds=seconds, engine=engine, resumed_rows=resumed_rows,
     )
     with open(summary_path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(summary.as_dict(), f, indent=2)
