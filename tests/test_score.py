@@ -351,3 +351,19 @@ def test_cli_summary_and_files(tmp_path, capsys):
     assert json.loads((tmp_path / "scored.csv.summary.json").read_text())["rows_in"] == summary["rows_in"]
     assert not (tmp_path / "scored.csv.parts").exists()
     assert np.isclose(sum(summary["categories"].values()), summary["rows_out"])
+
+
+def test_progress_bar_on_a_terminal_only():
+    import io
+
+    from prial._progress import Progress
+
+    quiet = io.StringIO()  # not a terminal
+    Progress(total=100, stream=quiet).update(50, force=True)
+    assert quiet.getvalue() == ""
+    shown = io.StringIO()
+    bar = Progress(total=100, stream=shown, enabled=True)
+    bar.update(50, force=True)
+    assert "50%" in shown.getvalue() and "rows/s" in shown.getvalue() and "ETA" in shown.getvalue()
+    bar.finish(100)
+    assert shown.getvalue().endswith("\n") and "100%" in shown.getvalue()
