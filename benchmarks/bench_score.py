@@ -33,10 +33,10 @@ kind, source, out, workers, chunk = sys.argv[1:6]
 options = prial.ScoreOptions(chunk_rows=int(chunk))
 if kind == "dask":
     from distributed import LocalCluster
-    from prial._score_dask import score_file_dask
     with LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:
-        summary = score_file_dask(source, out, options=options, scheduler=cluster.scheduler_address)
+        summary = prial.score_file(source, out, options=options, engine="dask",
+                                   scheduler=cluster.scheduler_address)
 else:
     summary = prial.score_file(source, out, options=options)
 # Peak RSS of this process and of its largest (reaped) child: the Dask workers.

@@ -12,7 +12,6 @@ from prial._score_sample import deal_table, write_deal_log
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
-from prial._score_dask import score_file_dask  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +25,7 @@ def test_dask_equals_local(cluster, tmp_path):
     log = tmp_path / "log.parquet"
     write_deal_log(str(log), 60_000, seed=9, row_group_rows=8_000)  # 8 partitions
     local = prial.score_file(log, tmp_path / "local.parquet")
-    dask = score_file_dask(log, tmp_path / "dask.parquet", scheduler=cluster.scheduler_address)
+    dask = prial.score_file(log, tmp_path / "dask.parquet", engine="dask", scheduler=cluster.scheduler_address)
     assert (tmp_path / "dask.parquet").read_bytes() == (tmp_path / "local.parquet").read_bytes()
     assert dask.engine == "dask" and dask.complete
     assert (dask.rows_in, dask.deals, dask.disputes, dask.categories) == (
@@ -41,7 +40,7 @@ def test_dask_csv_with_bad_rows_equals_local(cluster, tmp_path):
     table = table.set_column(2, "cards", [cards])
     pacsv.write_csv(table, sample)
     local = prial.score_file(sample, tmp_path / "local.csv")
-    dask = score_file_dask(sample, tmp_path / "dask.csv", scheduler=cluster.scheduler_address)
+    dask = prial.score_file(sample, tmp_path / "dask.csv", engine="dask", scheduler=cluster.scheduler_address)
     assert (tmp_path / "dask.csv").read_text() == (tmp_path / "local.csv").read_text()
     assert (tmp_path / "dask.csv.errors.csv").read_text() == (tmp_path / "local.csv.errors.csv").read_text()
     assert dask.bad_rows == local.bad_rows == 2
@@ -51,5 +50,5 @@ def test_dask_refuses_a_deal_across_partitions(cluster, tmp_path):
     log = tmp_path / "split.parquet"
     pq.write_table(deal_table(100, seed=1), log, row_group_size=50)  # 50 = 12.5 deals
     with pytest.raises(prial.ScoreError, match="spans Dask partitions 0 and 1"):
-        score_file_dask(log, tmp_path / "out.parquet", scheduler=cluster.scheduler_address)
+        prial.score_file(log, tmp_path / "out.parquet", engine="dask", scheduler=cluster.scheduler_address)
     assert not (tmp_path / "out.parquet").exists()

@@ -27,8 +27,8 @@ import pandas as pd
 import pyarrow as pa
 
 from ._score import DEAL_COLUMN, score_table
-from ._score_io import InputReader, detect_format, line_offset
-from ._score_job import Journal, assemble, default_output, write_output_from_parts
+from ._score_io import InputReader, line_offset
+from ._score_job import Journal, assemble, write_output_from_parts
 from ._score_types import ScoreError, ScoreOptions, ScoreSummary
 
 _STATS_META = pd.DataFrame({
@@ -58,27 +58,14 @@ def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptio
     })
 
 
-def score_file_dask(
-    input: str | os.PathLike,
-    output: str | os.PathLike | None = None,
-    *,
-    options: ScoreOptions | None = None,
-    input_format: str | None = None,
-    output_format: str | None = None,
-    errors: str | None = None,
-    scheduler: str | None = None,
-    workers: int = 2,
-) -> ScoreSummary:
+def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
+               errors: str | None, scheduler: str | None, workers: int) -> ScoreSummary:
     """Scores a Parquet or CSV log on a Dask cluster (``scheduler``, e.g.
-    ``tcp://host:8786``, or a LocalCluster of ``workers`` processes)."""
+    ``tcp://host:8786``, or a LocalCluster of ``workers`` processes).
+    Called by ``score_file(..., engine="dask")``."""
     import dask.dataframe as dd
     from distributed import Client, LocalCluster
 
-    options = options or ScoreOptions()
-    input = str(input)
-    output = str(output) if output is not None else default_output(input)
-    fmt_in = detect_format(input, input_format)
-    fmt_out = detect_format(output, output_format)
     if fmt_in == "jsonl":
         raise ScoreError("the dask engine reads Parquet or CSV logs; use the local engine for JSON Lines")
     started = time.perf_counter()

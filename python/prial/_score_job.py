@@ -232,17 +232,29 @@ def score_file(
     errors: str | None = None,
     resume: bool = False,
     progress: Progress | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    workers: int = 2,
 ) -> ScoreSummary:
-    """Scores a hand log with the local engine (this process, native threads).
+    """Scores a hand log; see README "Scoring hand logs".
 
     Writes ``output`` (format from its extension or ``output_format``), the
     errors file (CSV; default ``OUTPUT.errors.csv``) and ``OUTPUT.summary.json``.
+    ``engine="local"``: this process, native threads, resumable.
+    ``engine="dask"``: Dask partitions on ``scheduler`` (an address such as
+    ``tcp://host:8786``) or on a LocalCluster of ``workers`` processes.
     """
     options = options or ScoreOptions()
     input = str(input)
     output = str(output) if output is not None else default_output(input)
     fmt_in = detect_format(input, input_format)
     fmt_out = detect_format(output, output_format)
+    if engine == "dask":
+        from ._score_dask import score_dask
+
+        return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers)
+    if engine != "local":
+        raise ScoreError(f"engine must be 'local' or 'dask'; got {engine!r}")
     started = time.perf_counter()
     reader = InputReader(input, fmt_in, options.chunk_rows)
     journal = Journal.for_output(output)

@@ -91,15 +91,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
                            chunk_rows=args.chunk_rows, threads=args.threads)
     try:
-        if args.engine == "dask":
-            from ._score_dask import score_file_dask
-
-            summary = score_file_dask(args.input, args.output, options=options, input_format=args.format,
-                                      output_format=args.output_format, errors=args.errors,
-                                      scheduler=args.scheduler, workers=args.workers)
-        else:
-            summary = score_file(args.input, args.output, options=options, input_format=args.format,
-                                 output_format=args.output_format, errors=args.errors, resume=args.resume)
+        summary = score_file(args.input, args.output, options=options, input_format=args.format,
+                             output_format=args.output_format, errors=args.errors, resume=args.resume,
+                             engine=args.engine, scheduler=args.scheduler, workers=args.workers)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return 2
