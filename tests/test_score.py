@@ -246,6 +246,8 @@ KNOWN = """deal_id,player,cards,blind,seer,folded,won
 7,cat,9c 9h 4d,false,false,false,false
 8,ann,4c 5c 6c,false,false,true,false
 8,bob,8h 8s 8d,false,false,true,false
+9,ann,2h 2d 2c,false,false,false,false
+9,bob,Ah Kh Qh Jh,false,false,false,false
 """
 
 
@@ -267,10 +269,11 @@ def test_known_winners_and_disputes(tmp_path):
     assert (7, "ann") not in result
     assert result[(7, "cat")][3] == "rows of this deal are in the errors file"
     assert result[(8, "ann")][3] == "every player folded"
+    assert result[(9, "bob")][3] == "players hold different numbers of cards"
     errors = list(csv.DictReader(open(f"{tmp_path / 'known.parquet'}.errors.csv", encoding="utf-8")))
     assert [(e["row"], e["line"], e["deal_id"]) for e in errors] == [("15", "16", "7"), ("16", "17", "7")]
     assert "card 3s also held" in errors[0]["reason"]
-    assert (summary.deals, summary.invalid_deals, summary.disputes, summary.bad_rows) == (8, 3, 1, 2)
+    assert (summary.deals, summary.invalid_deals, summary.disputes, summary.bad_rows) == (9, 4, 1, 2)
 
 
 @pytest.mark.parametrize("fmt_in", ["csv", "jsonl", "parquet"])

@@ -365,6 +365,16 @@ def _popcount(masks: np.ndarray) -> np.ndarray:
     return np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1, dtype=np.int64)
 
 
+def _differs_within_deal(values: np.ndarray, good: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per deal: do its good rows hold different values?"""
+    if np.count_nonzero(np.bincount(values[good].astype(np.int64))) <= 1:  # the common case
+        return np.zeros(len(starts), bool)
+    v = values.astype(np.int64)
+    high = np.maximum.reduceat(np.where(good, v, np.iinfo(np.int64).min), starts)
+    low = np.minimum.reduceat(np.where(good, v, np.iinfo(np.int64).max), starts)
+    return (high != low) & (high >= low)
+
+
 def _adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
                 rules_index: np.ndarray, key: np.ndarray) -> dict:
     """SPEC §5 per deal: winner (bool per row), winners (how many share),
@@ -395,9 +405,8 @@ def _adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np
     seen_key = per_deal_max(np.where(active & ~seer, key64, -1))
     seer_blind = per_deal_max(seer_active & blind) > 0
     seen_blind = per_deal_max(active & ~seer & blind) > 0
-    widths = np.where(good, counts, 0)
-    width_mixed = per_deal_max(widths) != -per_deal_max(np.where(good, -counts.astype(np.int64), -255))
-    game_mixed = per_deal_max(np.where(good, rules_index, -1)) != -per_deal_max(np.where(good, -rules_index.astype(np.int64), 1))
+    width_mixed = _differs_within_deal(counts, good, starts)
+    game_mixed = _differs_within_deal(rules_index, good, starts)
 
     # The first problem found names the deal; order matters for the message.
     checks = [
