@@ -337,6 +337,15 @@ def test_game_column_picks_the_rules(tmp_path):
     assert "unknown game 'poker'" in (tmp_path / "out.parquet.errors.csv").read_text()
 
 
+def test_players_of_one_deal_play_one_game(tmp_path):
+    path = tmp_path / "games.csv"
+    path.write_text("deal_id,cards,game\n1,3s 2h Ah,brag\n1,As Kd Qh,brag\n2,3s 2h Ah,teen_patti\n2,As Kd Qh,brag\n")
+    prial.score_file(path, tmp_path / "out.parquet")
+    rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    assert [r["winner"] for r in rows] == [True, False, None, None]
+    assert rows[2]["deal_problem"] == "players play different games"
+
+
 def test_strict_stops_at_the_first_bad_row(tmp_path, capsys):
     path = tmp_path / "known.csv"
     path.write_text(KNOWN)

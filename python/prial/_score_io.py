@@ -182,13 +182,23 @@ def fixed_row_groups(tables: Iterable[pa.Table], rows: int = ROW_GROUP_ROWS) -> 
         yield pa.concat_tables(pending)
 
 
+def _repeats(kind: pa.DataType) -> bool:
+    """Columns of this type usually hold few distinct values."""
+    if pa.types.is_integer(kind):
+        return kind.bit_width <= 16
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_dictionary(kind)
+
+
 def write_tables(path: str, fmt: str, schema: pa.Schema, tables: Iterable[pa.Table]) -> None:
     """Writes a stream of tables (one schema) as ``fmt`` to ``path``."""
     if fmt == "parquet":
-        # Hand text is nearly unique per row: a dictionary would cost time
-        # and then be abandoned; every other column gains from one.
-        dictionary = [name for name in schema.names if name != "cards"]
-        with pq.ParquetWriter(path, schema, use_dictionary=dictionary) as writer:
+        # Dictionaries only where values repeat a lot (categories, flags,
+        # player names, strengths); hand text and wide integers (deal ids,
+        # keys) are nearly unique, and a dictionary there is built, then
+        # abandoned.  Card text gets no statistics either: nobody filters on it.
+        dictionary = [f.name for f in schema if f.name != "cards" and _repeats(f.type)]
+        statistics = [f.name for f in schema if f.name != "cards"]
+        with pq.ParquetWriter(path, schema, use_dictionary=dictionary, write_statistics=statistics) as writer:
             for table in fixed_row_groups(tables):
                 writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
     elif fmt == "csv":

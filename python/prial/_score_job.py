@@ -15,6 +15,7 @@ whether, the job was interrupted.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import queue
@@ -260,7 +261,8 @@ def score_file(
     journal = Journal.for_output(output)
     stat = os.stat(input)
     job = {"input": os.path.abspath(input), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
-           "format": fmt_in, "options": repr(options)}
+           "format": fmt_in,
+           "options": repr(dataclasses.replace(options, threads=None))}  # threads do not change the output
     entries = journal.start(job, resume)
     resumed_rows = entries[-1]["rows_end"] if entries else 0
     progress = progress or Progress(reader.total_rows)
