@@ -185,6 +185,8 @@ class OutputWriter:
 
     def abandon(self) -> None:
         self._stop()
+        if os.path.exists(self.path + ".tmp"):
+            os.remove(self.path + ".tmp")
 
     def _stop(self) -> None:
         if self._thread is not None:
