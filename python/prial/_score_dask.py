@@ -22,13 +22,12 @@ import json
 import os
 import time
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from ._score import DEAL_COLUMN, score_table
 from ._score_io import InputReader, line_offset
-from ._score_job import Journal, assemble, write_output_from_parts
+from ._score_job import Journal, OutputWriter, assemble, read_arrow
 from ._score_types import ScoreError, ScoreOptions, ScoreSummary
 
 _STATS_META = pd.DataFrame({
@@ -58,6 +57,41 @@ def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptio
     })
 
 
+def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str) -> list[dict]:
+    """Journal entries of the partitions, in order, writing each part to the
+    output as soon as it and those before it are done (the cluster scores
+    the next partitions meanwhile).  Stops at a deal spanning two partitions."""
+    writer = OutputWriter(output, fmt_out)
+    entries: list[dict] = []
+    rows = 0
+    last_deal = None
+    try:
+        for index, future in enumerate(futures):
+            s = future.result().iloc[0]
+            if last_deal is not None and s.first_deal == last_deal:
+                raise ScoreError(
+                    f"deal {last_deal} spans Dask partitions {index - 1} and {index}: each deal must lie "
+                    "within one partition (Parquet row groups / CSV files ending at deal boundaries)")
+            if s.last_deal is not None:
+                last_deal = s.last_deal
+            entries.append({
+                "part": int(s.part), "rows_start": rows, "rows_end": rows + int(s.rows),
+                "rows_out": int(s.rows_out), "bad_rows": int(s.bad_rows), "deals": int(s.deals),
+                "invalid_deals": int(s.invalid_deals), "disputes": int(s.disputes),
+                "categories": json.loads(s.categories), "row_shift": rows,
+            })
+            rows += int(s.rows)
+            writer.put(read_arrow(journal.part_path(int(s.part))))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        writer.abandon()
+        journal.remove()
+        raise
+    writer.close()
+    return entries
+
+
 def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
                errors: str | None, scheduler: str | None, workers: int) -> ScoreSummary:
     """Scores a Parquet or CSV log on a Dask cluster (``scheduler``, e.g.
@@ -84,30 +118,14 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
             else:
                 frame = dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
                                     dtype={name: "string[pyarrow]" for name in schema.names})
-            stats = frame.map_partitions(
+            scored = frame.map_partitions(
                 _score_partition, schema, options, journal.dir, line_offset(fmt_in),
                 meta=_STATS_META, enforce_metadata=False,
-            ).compute()
-            client.close()
+            )
+            futures = client.compute(scored.to_delayed())
+            entries = _write_in_order(futures, journal, output, fmt_out)
     finally:
         if cluster is not None:
             cluster.close()
-    stats = stats.sort_values("part").reset_index(drop=True)
-    for i in range(len(stats) - 1):
-        last, first = stats.at[i, "last_deal"], stats.at[i + 1, "first_deal"]
-        if last is not None and last == first:
-            journal.remove()
-            raise ScoreError(
-                f"deal {last} spans Dask partitions {i} and {i + 1}: each deal must lie within one "
-                "partition (Parquet row groups / CSV files ending at deal boundaries)")
-    rows_start = np.concatenate([[0], np.cumsum(stats["rows"].to_numpy())])
-    entries = [
-        {"part": int(s.part), "rows_start": int(rows_start[i]), "rows_end": int(rows_start[i + 1]),
-         "rows_out": int(s.rows_out), "bad_rows": int(s.bad_rows), "deals": int(s.deals),
-         "invalid_deals": int(s.invalid_deals), "disputes": int(s.disputes),
-         "categories": json.loads(s.categories), "row_shift": int(rows_start[i])}
-        for i, s in enumerate(stats.itertuples())
-    ]
-    write_output_from_parts(journal, entries, output, fmt_out)
     return assemble(journal, entries, input, output, errors,
                     seconds=time.perf_counter() - started, engine="dask")

@@ -195,17 +195,6 @@ class OutputWriter:
             self._thread = None
 
 
-def write_output_from_parts(journal: Journal, entries: list[dict], output: str, fmt_out: str) -> None:
-    writer = OutputWriter(output, fmt_out)
-    try:
-        for e in entries:
-            writer.put(read_arrow(journal.part_path(e["part"])))
-    except BaseException:
-        writer.abandon()
-        raise
-    writer.close()
-
-
 def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
     """Chunks that never split a deal: the last deal of each chunk is
     carried over to the next (a deal longer than a chunk grows the chunk)."""
