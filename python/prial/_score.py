@@ -389,31 +389,40 @@ def _adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np
     won, won_known = _flag(table, "won")
     good = ~bad
 
+    # Keys fit in 24 bits: int32 reductions, -1 standing for "no such player".
     def per_deal_sum(values: np.ndarray) -> np.ndarray:
-        return np.add.reduceat(values.astype(np.int64), starts) if n else np.zeros(0, np.int64)
+        return np.add.reduceat(values.astype(np.int32), starts) if n else np.zeros(0, np.int32)
 
     def per_deal_max(values: np.ndarray) -> np.ndarray:
-        return np.maximum.reduceat(values.astype(np.int64), starts) if n else np.zeros(0, np.int64)
+        return np.maximum.reduceat(values, starts) if n else np.zeros(0, values.dtype)
+
+    def per_deal_any(values: np.ndarray) -> np.ndarray:
+        return np.logical_or.reduceat(values, starts) if n else np.zeros(0, bool)
 
     active = good & ~folded
     n_active = per_deal_sum(active)
     seer_active = active & seer
     n_seers = per_deal_sum(seer_active)
-    key64 = key.astype(np.int64)
-    best = per_deal_max(np.where(active, key64, -1))
-    seer_key = per_deal_max(np.where(seer_active, key64, -1))
-    seen_key = per_deal_max(np.where(active & ~seer, key64, -1))
-    seer_blind = per_deal_max(seer_active & blind) > 0
-    seen_blind = per_deal_max(active & ~seer & blind) > 0
+    key32 = key.astype(np.int32)
+    best = per_deal_max(np.where(active, key32, -1))
+    any_seer = n_seers > 0
+    if any_seer.any():
+        seer_key = per_deal_max(np.where(seer_active, key32, -1))
+        seen_key = per_deal_max(np.where(active & ~seer, key32, -1))
+        seer_blind = per_deal_any(seer_active & blind)
+        seen_blind = per_deal_any(active & ~seer & blind)
+    else:
+        seer_key = seen_key = best
+        seer_blind = seen_blind = any_seer
     width_mixed = _differs_within_deal(counts, good, starts)
     game_mixed = _differs_within_deal(rules_index, good, starts)
 
     # The first problem found names the deal; order matters for the message.
     checks = [
-        (per_deal_sum(bad) > 0, "rows of this deal are in the errors file"),
+        (per_deal_any(bad), "rows of this deal are in the errors file"),
         (width_mixed, "players hold different numbers of cards"),
         (game_mixed, "players play different games"),
-        (per_deal_sum(good & folded & seer) > 0, "a folded player is marked as the seer"),
+        (per_deal_any(good & folded & seer), "a folded player is marked as the seer"),
         (n_seers > 1, "more than one seer"),
         ((n_seers == 1) & (n_active != 2), "a see needs exactly two players left"),
         ((n_seers == 1) & ~seer_blind & seen_blind, "an open player cannot see a blind player"),
@@ -426,11 +435,11 @@ def _adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np
     seen_deal = n_seers == 1
     seer_wins = seer_key > seen_key  # the seer must be strictly better
     row_seen_deal = seen_deal[deal_of_row]
-    winner = active & np.where(row_seen_deal, seer == seer_wins[deal_of_row], key64 == best[deal_of_row])
+    winner = active & np.where(row_seen_deal, seer == seer_wins[deal_of_row], key32 == best[deal_of_row])
     winners = per_deal_sum(winner)
     row_valid = valid[deal_of_row]
     disagree = row_valid & won_known & (won != winner)
-    deal_dispute = per_deal_sum(disagree) > 0
+    deal_dispute = per_deal_any(disagree)
     invalid_rows = ~row_valid
     result = {
         "winner": pa.array(winner, mask=invalid_rows),
