@@ -12,8 +12,9 @@ error naming the deal (nothing is written to the output).
 Each partition is scored by ``map_partitions`` on a worker (native batch
 code, no Python per row) into a part file of ``OUTPUT.parts/`` (so the
 parts directory must be on storage the workers share with the client); the
-client then assembles the parts in order, exactly as the local engine does,
-so both engines give the same output.
+client writes the parts to the output in partition order as they finish,
+through the same writer as the local engine, so both engines give the same
+output, byte for byte.  (No --resume here: a failed Dask job is rerun.)
 """
 
 from __future__ import annotations
