@@ -244,6 +244,9 @@ def score_file(
     if engine == "dask":
         from ._score_dask import score_dask
 
+        if resume:
+            raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")
+
         return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers)
     if engine != "local":
         raise ScoreError(f"engine must be 'local' or 'dask'; got {engine!r}")
