@@ -314,6 +314,15 @@ def _scored_reference(tmp_path: Path, source: Path) -> Path:
     return out
 
 
+def test_scoring_a_scored_file_gives_it_back(tmp_path):
+    path = tmp_path / "known.csv"
+    path.write_text(KNOWN)
+    prial.score_file(path, tmp_path / "once.parquet")
+    prial.score_file(tmp_path / "once.parquet", tmp_path / "twice.parquet")
+    once, twice = pq.read_table(tmp_path / "once.parquet"), pq.read_table(tmp_path / "twice.parquet")
+    assert twice.column_names == once.column_names and twice.equals(once)
+
+
 def test_plain_file_of_hands(tmp_path):
     path = tmp_path / "hands.jsonl"
     path.write_text('{"cards": "3s 2h Ah"}\n{"cards": "Kh 9h 2h"}\n{"cards": "7s 7h"}\n{"cards": "As Kd 7h 7c 2s"}\n')

@@ -185,6 +185,9 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     ``first_row`` (0-based).  ``line_offset`` turns a row index into a text
     line number (CSV: 2, JSON Lines: 1; None for Parquet)."""
     n = table.num_rows
+    stale = [name for name in ADDED_COLUMNS if name in table.column_names]
+    if stale:  # a scored file scored again: its results are recomputed, not duplicated
+        table = table.drop_columns(stale)
     if "cards" not in table.column_names:
         raise ScoreError(f"the input has no 'cards' column (columns: {', '.join(table.column_names)})")
     rulesets, rules_index, unknown_game = row_rules(table, options.rules)
