@@ -315,8 +315,8 @@ def _scored_reference(tmp_path: Path, source: Path) -> Path:
 
 
 def test_scoring_a_scored_file_gives_it_back(tmp_path):
-    path = tmp_path / "known.csv"
-    path.write_text(KNOWN)
+    path = tmp_path / "log.csv"
+    write_csv(path, make_log(50, seed=8, bad=False)[0])
     prial.score_file(path, tmp_path / "once.parquet")
     prial.score_file(tmp_path / "once.parquet", tmp_path / "twice.parquet")
     once, twice = pq.read_table(tmp_path / "once.parquet"), pq.read_table(tmp_path / "twice.parquet")
