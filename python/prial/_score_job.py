@@ -3,14 +3,17 @@
 Crash safety: the output is built in ``OUTPUT.parts/``.  Each chunk of
 whole deals is scored into ``part-NNNNNN.arrow`` (and ``errors-NNNNNN.arrow``;
 Arrow IPC files, cheap to write and to read back), written to a temporary
-name, fsynced and renamed;
-only then is a line appended (and fsynced) to ``journal.jsonl`` saying which
-input rows the part covers.  A part without its journal line does not exist
-as far as ``--resume`` is concerned, so a job killed at any moment (even
-``kill -9``) resumes after the last journal line, without duplicating or
-losing rows.  The final files are assembled from the parts in order (again
-temporary name + rename), so their content does not depend on where, or
-whether, the job was interrupted.
+name, fsynced and renamed; only then is a line appended (and fsynced) to
+``journal.jsonl`` saying which input rows the part covers.  A part without
+its journal line does not exist as far as ``--resume`` is concerned, so a
+job killed at any moment (even ``kill -9``) resumes after the last journal
+line, without duplicating or losing rows.
+
+The final output is written alongside, chunk by chunk, under a temporary
+name renamed at the end; a resumed job first rewrites it from the committed
+parts, then goes on.  Its row groups have a fixed size, so the file does
+not depend on where, or whether, the job was interrupted.  The errors file
+and the summary are made from the parts and the journal at the end.
 """
 
 from __future__ import annotations
