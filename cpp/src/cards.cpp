@@ -17,25 +17,39 @@ constexpr std::array<const char*, kRanks> kRankPlurals = {
 constexpr char kRankChars[] = "23456789TJQKA";
 constexpr char kSuitChars[] = "cdhs";
 
-bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+// Byte -> meaning, locale-free (ASCII): the column parser reads millions
+// of cards, and a <cctype> call per character would cost more than the rest.
+struct CharTables {
+  std::array<std::int8_t, 256> rank{};
+  std::array<std::int8_t, 256> suit{};
+  std::array<bool, 256> separator{};
+};
 
-int rank_from_char(char c) {
-  switch (std::toupper(static_cast<unsigned char>(c))) {
-    case '2': return 0;  case '3': return 1;  case '4': return 2;
-    case '5': return 3;  case '6': return 4;  case '7': return 5;
-    case '8': return 6;  case '9': return 7;  case 'T': return 8;
-    case 'J': return 9;  case 'Q': return 10; case 'K': return 11;
-    case 'A': return 12;
-    default: return -1;
+constexpr CharTables make_char_tables() {
+  CharTables t;
+  for (int i = 0; i < 256; ++i) {
+    t.rank[i] = -1;
+    t.suit[i] = -1;
   }
+  for (int r = 0; r < kRanks; ++r) {
+    const auto upper = static_cast<unsigned char>(kRankChars[r]);
+    t.rank[upper] = static_cast<std::int8_t>(r);
+    if (upper >= 'A' && upper <= 'Z') t.rank[upper + ('a' - 'A')] = static_cast<std::int8_t>(r);
+  }
+  for (int s = 0; s < 4; ++s) {
+    const auto lower = static_cast<unsigned char>(kSuitChars[s]);
+    t.suit[lower] = static_cast<std::int8_t>(s);
+    t.suit[lower - ('a' - 'A')] = static_cast<std::int8_t>(s);
+  }
+  for (const unsigned char c : {' ', '\t', '\n', '\v', '\f', '\r', ','}) t.separator[c] = true;
+  return t;
 }
 
-int suit_from_char(char c) {
-  switch (std::tolower(static_cast<unsigned char>(c))) {
-    case 'c': return 0; case 'd': return 1; case 'h': return 2; case 's': return 3;
-    default: return -1;
-  }
-}
+constexpr CharTables kChars = make_char_tables();
+
+bool is_separator(char c) { return kChars.separator[static_cast<unsigned char>(c)]; }
+int rank_from_char(char c) { return kChars.rank[static_cast<unsigned char>(c)]; }
+int suit_from_char(char c) { return kChars.suit[static_cast<unsigned char>(c)]; }
 
 // Suit symbols in UTF-8: U+2660..U+2667 are E2 99 A0..A7 (black and white
 // spade, heart, diamond, club).  Returns the suit and sets `length`.
@@ -134,8 +148,9 @@ ScanOutcome scan_cards(std::string_view text, Emit&& emit) {
     if (is_separator(text[pos])) { ++pos; continue; }
     const std::size_t start = pos;
     int card;
-    const bool word_joker = starts_with_ci(text, pos, "joker");
-    if (word_joker || std::toupper(static_cast<unsigned char>(text[pos])) == 'X') {
+    const char lower = static_cast<char>(text[pos] | 0x20);  // ASCII letters only matter here
+    const bool word_joker = lower == 'j' && starts_with_ci(text, pos, "joker");
+    if (word_joker || lower == 'x') {
       pos += word_joker ? 5 : 1;
       int which = -1;
       if (pos < text.size() && text[pos] >= '1' && text[pos] <= '3') {

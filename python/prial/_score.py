@@ -214,7 +214,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
 
     deal_log = DEAL_COLUMN in table.column_names
     if deal_log:
-        starts, deal_bad = _deal_runs(table, cards, parsed & ~bad, reasons)
+        starts, deal_bad = _deal_runs(table, cards, counts, parsed & ~bad, reasons)
         bad |= deal_bad
     if options.strict and bad.any():
         row = int(np.flatnonzero(bad)[0])
@@ -315,7 +315,7 @@ def _strictly_increasing(ids: pa.Array) -> bool:
     return bool((values[1:] > values[:-1]).all())
 
 
-def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict[int, str]):
+def _deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.ndarray, reasons: dict[int, str]):
     """(run starts, rows made bad): a missing deal id, a deal whose rows are
     not consecutive, a card held twice within a deal."""
     n = table.num_rows
@@ -340,7 +340,7 @@ def _deal_runs(table: pa.Table, cards: np.ndarray, ok: np.ndarray, reasons: dict
                                         "(the rows of a deal must be consecutive)")
     # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
     row_masks = np.zeros(n, np.uint64)
-    for position in range(cards.shape[1]):
+    for position in range(int(counts.max(initial=0))):  # no column past the widest hand
         column = cards[:, position]
         held_here = ok & (column != NO_CARD)
         row_masks |= np.where(held_here, np.left_shift(np.uint64(1), column.astype(np.uint64)), np.uint64(0))
