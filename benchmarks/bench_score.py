@@ -40,8 +40,11 @@ if kind == "dask":
 else:
     summary = prial.score_file(source, out, options=options)
 # Peak RSS of this process and of its largest (reaped) child: the Dask workers.
+# CPU seconds (all threads; the local engine only) tell what a loaded machine hides.
 mib = lambda who: round(resource.getrusage(who).ru_maxrss / 1024, 1)
+me = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"rows": summary.rows_in, "seconds": summary.seconds, "complete": summary.complete,
+                  "cpu_seconds": round(me.ru_utime + me.ru_stime, 2),
                   "peak_rss_mib": mib(resource.RUSAGE_SELF), "peak_child_rss_mib": mib(resource.RUSAGE_CHILDREN)}))
 """
 
@@ -52,6 +55,7 @@ def run(kind: str, source: str, out: str, workers: int, chunk_rows: int) -> dict
                           capture_output=True, text=True, check=True)
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     result["rows_per_second"] = round(result["rows"] / result["seconds"])
+    result["load_average"] = os.getloadavg()[0]
     return result
 
 
@@ -67,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = write_deal_log(source, args.rows)
         size = os.path.getsize(source)
         figures = {"rows": rows, "input_mib": round(size / 2**20, 1), "chunk_rows": args.chunk_rows,
-                   "cpus": os.cpu_count()}
+                   "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0]}
         figures["local"] = run("local", source, os.path.join(scratch, "local.parquet"), 0, args.chunk_rows)
         figures["dask"] = run("dask", source, os.path.join(scratch, "dask.parquet"), args.workers, args.chunk_rows)
         with open(os.path.join(scratch, "local.parquet"), "rb") as a, open(os.path.join(scratch, "dask.parquet"), "rb") as b:
