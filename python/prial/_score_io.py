@@ -120,7 +120,11 @@ class InputReader:
                     skip -= rows
                 else:
                     groups.append(g)
-            batches = self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=groups) if groups else iter(())
+            # One reader per row group: a reader over many row groups keeps
+            # every pre-buffered row group's bytes until it ends (memory
+            # would grow with the file).
+            batches = (batch for group in groups
+                       for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group]))
         else:
             batches = self._open_text()
             if self._order:  # the explicit-schema columns would come first
