@@ -363,6 +363,11 @@ def test_strict_stops_at_the_first_bad_row(tmp_path, capsys):
     assert not (tmp_path / "o.csv").exists()
 
 
+def test_cli_rejects_a_zero_chunk(tmp_path, capsys):
+    assert main(["score", str(tmp_path / "x.csv"), "--chunk-rows", "0"]) == 2
+    assert "chunk_rows must be a positive integer" in capsys.readouterr().err
+
+
 def test_cli_summary_and_files(tmp_path, capsys):
     sample = Path(__file__).resolve().parent.parent / "examples" / "sample_deals.csv"
     out = tmp_path / "scored.csv"

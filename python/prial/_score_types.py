@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from ._rules import Rules
 
 
+class ScoreError(Exception):
+    """The job cannot go on: a bad row under ``--strict``, an unreadable
+    input, a deal split across Dask partitions, a resume that does not match."""
+
+
 @dataclass(frozen=True)
 class ScoreOptions:
     """How to score a hand log (the ``prial score`` flags, minus file names).
@@ -22,10 +27,9 @@ class ScoreOptions:
     chunk_rows: int = 1_000_000
     threads: int | None = None
 
-
-class ScoreError(Exception):
-    """The job cannot go on: a bad row under ``--strict``, an unreadable
-    input, a deal split across Dask partitions, a resume that does not match."""
+    def __post_init__(self) -> None:
+        if isinstance(self.chunk_rows, bool) or not isinstance(self.chunk_rows, int) or self.chunk_rows < 1:
+            raise ScoreError(f"chunk_rows must be a positive integer; got {self.chunk_rows!r}")
 
 
 @dataclass(frozen=True)

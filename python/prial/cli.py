@@ -88,9 +88,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     from ._score_job import score_file
     from ._score_types import ScoreError, ScoreOptions
 
-    options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
-                           chunk_rows=args.chunk_rows, threads=args.threads)
     try:
+        options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
+                               chunk_rows=args.chunk_rows, threads=args.threads)
         summary = score_file(args.input, args.output, options=options, input_format=args.format,
                              output_format=args.output_format, errors=args.errors, resume=args.resume,
                              engine=args.engine, scheduler=args.scheduler, workers=args.workers)
@@ -153,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--format", choices=["parquet", "csv", "jsonl"], help="input format (default: from the extension)")
     score.add_argument("--output-format", choices=["parquet", "csv", "jsonl"], help="output format (default: from the extension)")
     score.add_argument("--errors", help="errors file, CSV (default: OUTPUT.errors.csv)")
-    score.add_argument("--describe", action="store_true", help="add a description column ('Pair of sevens, K kicker')")
+    score.add_argument("--describe", action="store_true", help="add a description column ('Pair of sevens, king kicker')")
     score.add_argument("--strict", action="store_true", help="stop at the first bad row")
     score.add_argument("--resume", action="store_true", help="finish an interrupted run of the same job")
     score.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per chunk (memory bound; default 1,000,000)")
