@@ -400,6 +400,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("slots", &PyEvaluator::slots)
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
 
+  m.attr("OPPONENT_MODEL_DEALS") = prial::kModelDeals;
+
   m.def("parse_cards", [](const py::str& text) {
     const std::string s = text.cast<std::string>();
     return card_list(prial::parse_cards(s));
