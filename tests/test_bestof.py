@@ -193,3 +193,16 @@ def test_bad_batch_input_names_the_row():
                 np.zeros((4, 8), np.uint8)[:, ::2], [[0, 1, 2, 3]]):
         with pytest.raises(prial.InvalidHandError):
             prial.best_of_batch(bad)
+
+
+def test_cli_best_of(capsys):
+    import json
+
+    from prial.cli import main
+
+    assert main(["best-of", "As Kd 7h 7c 2s", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["key"] == prial.best_of("As Kd 7h 7c 2s").key and row["category"] == "PAIR"
+    assert main(["best-of", "As Kd 7h 7c 2s"]) == 0
+    assert "Pair of sevens, ace kicker" in capsys.readouterr().out
+    assert main(["best-of", "As Kd"]) == 2

@@ -204,3 +204,18 @@ def test_bad_batch_names_the_row():
         prial.partition_batch(np.zeros((2, 5), np.uint8))
     with pytest.raises(prial.InvalidHandError):
         prial.partition_batch(deals.astype(np.int32))
+
+
+def test_cli_partition(capsys):
+    import json
+
+    from prial.cli import main
+
+    cards = "As Ad Ah Ks Kd 7h 7c 2s 3d 4h 9c Tc Js"
+    assert main(["partition", cards, "--objective", "expected_points", "--min-category", "PAIR", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    split = prial.partition(cards, objective="expected_points", min_category="PAIR")
+    assert out["hands"] == split.hands and out["expected_points"] == split.expected_points
+    assert main(["partition", cards, "--hands", "4"]) == 0
+    assert "Prial of aces" in capsys.readouterr().out
+    assert main(["partition", cards, "--hands", "5"]) == 2
