@@ -14,6 +14,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prial
 from .conftest import random_hands
@@ -206,3 +208,14 @@ def test_cli_best_of(capsys):
     assert main(["best-of", "As Kd 7h 7c 2s"]) == 0
     assert "Pair of sevens, ace kicker" in capsys.readouterr().out
     assert main(["best-of", "As Kd"]) == 2
+
+
+@given(st.lists(st.integers(0, 51), min_size=4, max_size=5, unique=True), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_order_never_matters(cards, rnd):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    a, b = prial.best_of(cards), prial.best_of(shuffled)
+    assert a == b
+    batch = np.array([cards, shuffled], dtype=np.uint8)
+    assert prial.best_of_batch(batch).tolist() == [a.key, a.key]

@@ -7,6 +7,8 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prial
 from .conftest import random_hands
@@ -231,3 +233,12 @@ def test_cli_partition(capsys):
     assert main(["partition", cards, "--hands", "4"]) == 0
     assert "Prial of aces" in capsys.readouterr().out
     assert main(["partition", cards, "--hands", "5"]) == 2
+
+
+@given(st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True), st.randoms(use_true_random=False),
+       st.sampled_from(["lexicographic", "expected_points"]))
+@settings(max_examples=100, deadline=None)
+def test_order_of_the_cards_never_matters(cards, rnd, objective):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    assert prial.partition(cards, objective=objective) == prial.partition(shuffled, objective=objective)
