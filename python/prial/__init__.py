@@ -7,12 +7,18 @@ module-level functions use the standard Brag rules.
 from __future__ import annotations
 
 from . import _core
-from ._errors import InvalidHandError
+from ._errors import InvalidHandError, InvalidShowdownError
 from ._evaluator import Evaluator
 from ._rules import Rules
 from ._types import Category, HandValue
+from ._results import (
+    BetResult, CasinoResult, CategoryOdds, CoverResult, CrashPlayerResult, CrashPosition,
+    CrashResult, Equity, HouseEdge, Odds, PlayerHand, ShowdownResult,
+)
+from ._showdown import Player, showdown, showdown_batch
 
 InvalidHandError.__module__ = "prial"
+InvalidShowdownError.__module__ = "prial"
 _core._register_types(HandValue, list(Category))
 
 parse_cards = _core.parse_cards
@@ -25,13 +31,29 @@ evaluate_batch = _brag.evaluate_batch
 __version__ = "0.1.0"
 
 __all__ = [
+    "BetResult",
+    "CasinoResult",
     "Category",
+    "CategoryOdds",
+    "CoverResult",
+    "CrashPlayerResult",
+    "CrashPosition",
+    "CrashResult",
+    "Equity",
     "Evaluator",
     "HandValue",
+    "HouseEdge",
     "InvalidHandError",
+    "InvalidShowdownError",
+    "Odds",
+    "Player",
+    "PlayerHand",
     "Rules",
+    "ShowdownResult",
     "evaluate",
     "evaluate_batch",
     "format_cards",
     "parse_cards",
+    "showdown",
+    "showdown_batch",
 ]
