@@ -16,6 +16,8 @@ from ._results import (
     CrashResult, Equity, HouseEdge, Odds, PlayerHand, ShowdownResult,
 )
 from ._showdown import Player, showdown, showdown_batch
+from ._crash import CrashPlayer, crash_showdown
+from ._casino import PAIR_PLUS_1_4_6_30_40, PAYTABLES, SPEC_PAYTABLE, Paytable, house_edge, settle_casino
 
 InvalidHandError.__module__ = "prial"
 InvalidShowdownError.__module__ = "prial"
@@ -31,11 +33,15 @@ evaluate_batch = _brag.evaluate_batch
 __version__ = "0.1.0"
 
 __all__ = [
+    "PAIR_PLUS_1_4_6_30_40",
+    "PAYTABLES",
+    "SPEC_PAYTABLE",
     "BetResult",
     "CasinoResult",
     "Category",
     "CategoryOdds",
     "CoverResult",
+    "CrashPlayer",
     "CrashPlayerResult",
     "CrashPosition",
     "CrashResult",
@@ -46,6 +52,7 @@ __all__ = [
     "InvalidHandError",
     "InvalidShowdownError",
     "Odds",
+    "Paytable",
     "Player",
     "PlayerHand",
     "Rules",
@@ -53,7 +60,10 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "format_cards",
+    "house_edge",
+    "crash_showdown",
     "parse_cards",
+    "settle_casino",
     "showdown",
     "showdown_batch",
 ]
