@@ -17,6 +17,7 @@ from ._results import (
 )
 from ._showdown import Player, showdown, showdown_batch
 from ._crash import CrashPlayer, crash_showdown
+from ._odds import equity, odds, percentile
 from ._casino import PAIR_PLUS_1_4_6_30_40, PAYTABLES, SPEC_PAYTABLE, Paytable, house_edge, settle_casino
 
 InvalidHandError.__module__ = "prial"
@@ -61,8 +62,11 @@ __all__ = [
     "evaluate_batch",
     "format_cards",
     "house_edge",
+    "odds",
     "crash_showdown",
+    "equity",
     "parse_cards",
+    "percentile",
     "settle_casino",
     "showdown",
     "showdown_batch",

@@ -4,8 +4,6 @@ thirteen-card straight and six pairs."""
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,6 +11,7 @@ from dataclasses import dataclass, field
 from ._errors import InvalidShowdownError
 from ._evaluator import Evaluator, evaluator_for
 from ._hands import CardsLike, cards_of, check_no_shared_cards, unique_ids
+from ._odds import category_order
 from ._results import CrashPlayerResult, CrashPosition, CrashResult
 from ._rules import Rules
 from ._types import Category
@@ -37,18 +36,6 @@ class CrashPlayer:
 def _four_of_a_kind_order(rank: int) -> int:
     """Fours rank highest, then A, K, Q ... 2."""
     return 13 if rank == 2 else rank
-
-
-@functools.lru_cache(maxsize=16)
-def _weakest_strength(rules: Rules | None) -> dict[Category, int]:
-    """The weakest strength of each category under ``rules``, so that "at
-    least a pair" follows the ruleset's category order."""
-    ev = evaluator_for(rules)
-    weakest: dict[Category, int] = {}
-    for combo in itertools.combinations(range(ev.pack_size), 3):
-        v = ev.evaluate(combo)
-        weakest[v.category] = min(weakest.get(v.category, v.strength), v.strength)
-    return weakest
 
 
 def _weights(scoring: str | Sequence[int]) -> tuple[int, ...]:
@@ -103,7 +90,9 @@ def crash_showdown(
             raise InvalidShowdownError(f"player {p.id!r} holds {held} cards; at most {MAX_CARDS}")
 
     values = {pid: [_value(ev, h) for h in hs] for pid, hs in hands.items()}
-    fouls = {pid: _foul(vs, floor, min_category) for pid, vs in values.items()}
+    order = category_order(rules)  # strongest first
+    weaker = [] if floor is None else order[order.index(floor) + 1:]
+    fouls = {pid: _foul(vs, floor, weaker) for pid, vs in values.items()}
     fours = {pid: (None if fouls[pid] else _best_four(hs)) for pid, hs in hands.items()}
 
     voided_by = next((p.id for p in players if p.declare_six_pairs
@@ -137,8 +126,8 @@ def crash_showdown(
     results = tuple(
         CrashPlayerResult(
             id=pid,
-            hands=tuple(d for _, d in values[pid]),
-            strengths=tuple(s for s, _ in values[pid]),
+            hands=tuple(v[1] for v in values[pid]),
+            strengths=tuple(v[0] for v in values[pid]),
             discards=tuple(discards[pid]),
             fouled=fouls[pid] is not None,
             foul=fouls[pid],
@@ -166,30 +155,30 @@ def _player_hands(p: CrashPlayer) -> list[list[int]]:
     return out
 
 
-def _value(ev: Evaluator, cards: list[int]) -> tuple[int, str]:
+def _value(ev: Evaluator, cards: list[int]) -> tuple[int, str, Category]:
     v = ev.evaluate(cards)
-    return v.strength, v.description
+    return v.strength, v.description, v.category
 
 
-def _category_floor(min_category: Category | str | None, rules: Rules | None) -> int:
+def _category_floor(min_category: Category | str | None, rules: Rules | None) -> Category | None:
     if min_category is None:
-        return 0
+        return None
     try:
         category = Category[min_category.upper()] if isinstance(min_category, str) else Category(min_category)
     except (KeyError, ValueError):
         raise InvalidShowdownError(
             f"min_category must be a prial.Category or its name, got {min_category!r}") from None
-    return _weakest_strength(rules)[category]
+    return category
 
 
-def _foul(values: list[tuple[int, str]], floor: int, min_category: object) -> str | None:
+def _foul(values: list[tuple[int, str, Category]], floor: Category | None,
+          weaker: list[Category]) -> str | None:
     for i in range(1, len(values)):
         if values[i][0] > values[i - 1][0]:
             return f"hand {i + 1} ({values[i][1]}) is stronger than hand {i} ({values[i - 1][1]})"
-    for i, (strength, description) in enumerate(values):
-        if strength < floor:
-            name = getattr(min_category, "name", min_category)
-            return f"hand {i + 1} ({description}) is below {name}"
+    for i, (_, description, category) in enumerate(values):
+        if floor is not None and category in weaker:
+            return f"hand {i + 1} ({description}) is below {floor.label.lower()}"
     return None
 
 
