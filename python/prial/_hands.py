@@ -28,7 +28,7 @@ def check_no_shared_cards(hands: Iterable[tuple[str, Sequence[int]]]) -> None:
         for card in cards:
             if card in seen:
                 other = seen[card]
-                place = "twice" if other == where else f"in both {other} and {where}"
+                place = f"twice in {where}" if other == where else f"in both {other} and {where}"
                 raise InvalidShowdownError(f"card {_core.format_cards([card])} appears {place}")
             seen[card] = where
 
