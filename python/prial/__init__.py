@@ -7,6 +7,7 @@ module-level functions use the standard Brag rules.
 from __future__ import annotations
 
 from . import _core
+from ._bestof_types import BestHand, Split
 from ._errors import InvalidHandError, InvalidShowdownError
 from ._evaluator import Evaluator
 from ._rules import Rules
@@ -23,6 +24,7 @@ from ._casino import PAIR_PLUS_1_4_6_30_40, PAYTABLES, SPEC_PAYTABLE, Paytable, 
 InvalidHandError.__module__ = "prial"
 InvalidShowdownError.__module__ = "prial"
 _core._register_types(HandValue, list(Category))
+_core._register_bestof_types(BestHand, Split)
 
 parse_cards = _core.parse_cards
 format_cards = _core.format_cards
@@ -30,6 +32,10 @@ format_cards = _core.format_cards
 _brag = Evaluator()
 evaluate = _brag.evaluate
 evaluate_batch = _brag.evaluate_batch
+best_of = _brag.best_of
+best_of_batch = _brag.best_of_batch
+partition = _brag.partition
+partition_batch = _brag.partition_batch
 
 __version__ = "0.1.0"
 
@@ -37,6 +43,7 @@ __all__ = [
     "PAIR_PLUS_1_4_6_30_40",
     "PAYTABLES",
     "SPEC_PAYTABLE",
+    "BestHand",
     "BetResult",
     "CasinoResult",
     "Category",
@@ -58,14 +65,19 @@ __all__ = [
     "PlayerHand",
     "Rules",
     "ShowdownResult",
+    "Split",
+    "best_of",
+    "best_of_batch",
+    "crash_showdown",
+    "equity",
     "evaluate",
     "evaluate_batch",
     "format_cards",
     "house_edge",
     "odds",
-    "crash_showdown",
-    "equity",
     "parse_cards",
+    "partition",
+    "partition_batch",
     "percentile",
     "settle_casino",
     "showdown",
