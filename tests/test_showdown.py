@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import prial
 from prial import InvalidHandError, InvalidShowdownError, Player
 
-from conftest import random_hands
+from .conftest import random_hands
 
 
 def see(seer_cards: str, seen_cards: str, **kw) -> prial.ShowdownResult:
