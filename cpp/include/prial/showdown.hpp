@@ -1,12 +1,13 @@
 // Two-player sees in bulk (SPEC §5): the seen player shows first and the
 // seer wins only with a strictly better hand; equal hands go to the seen
-// player.
+// player (four/five cards: after the discard tie-break).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "prial/bestof.hpp"
 #include "prial/evaluator.hpp"
 
 namespace prial {
@@ -18,13 +19,19 @@ namespace prial {
 std::size_t showdown_batch3(const Evaluator& ev, const Card* seer, const Card* seen, std::size_t rows,
                             std::uint8_t* out, int threads) noexcept;
 
-// Why row `row` of a (seer, seen) batch of `width`-card hands is invalid:
-// "row 17: seer: duplicate card 7h at positions 0 and 2",
-// "row 3: card 7h is in both hands (seer position 0, seen position 2)".
-std::string explain_showdown_row(const Evaluator& ev, const Card* seer, const Card* seen,
-                                 std::size_t row, std::size_t width);
+// The same for hands of `width` = 4 or 5 cards, compared by best-of keys
+// (the discard tie-break included).  Throws InvalidHand only for a bad width.
+std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, const Card* seen,
+                                   std::size_t rows, std::size_t width, std::uint8_t* out, int threads);
 
-// True when some card appears in both `width`-card hands of row i.
+// Why row `row` of a (seer, seen) batch of `width`-card hands is invalid
+// ("" if it is valid): "row 17: seer: duplicate card 7h at positions 0 and 2",
+// "row 3: card 7h is in both hands (seer position 0, seen position 2)".
+std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
+                                 std::size_t width);
+
+// True when some card appears in both `width`-card hands.  Cards >= 64
+// cannot occur in a valid row (the hand's own validation flags them).
 inline bool hands_share_a_card(const Card* a, const Card* b, std::size_t width) noexcept {
   std::uint64_t mask = 0;
   for (std::size_t k = 0; k < width; ++k) mask |= std::uint64_t{1} << (a[k] & 63u);
