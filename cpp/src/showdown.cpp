@@ -14,9 +14,9 @@ constexpr std::size_t kBlock = 2048;
 
 // Values both hands of each block with `value_of(hands, n, out) -> bad`,
 // then compares; returns true when some row was invalid.
-template <class Value, class ValueOf>
+template <class Value, std::size_t width, class ValueOf>
 bool compare_blocks(const Card* seer, const Card* seen, std::size_t begin, std::size_t end,
-                    std::size_t width, std::uint8_t* out, ValueOf&& value_of) noexcept {
+                    std::uint8_t* out, ValueOf&& value_of) noexcept {
   Value seer_value[kBlock];
   Value seen_value[kBlock];
   bool bad = false;
@@ -24,20 +24,22 @@ bool compare_blocks(const Card* seer, const Card* seen, std::size_t begin, std::
     const std::size_t n = std::min(kBlock, end - b);
     bad |= value_of(seer + width * b, n, seer_value);
     bad |= value_of(seen + width * b, n, seen_value);
+    unsigned shared = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      bad |= hands_share_a_card(seer + width * (b + i), seen + width * (b + i), width);
+      shared |= static_cast<unsigned>(hands_share_a_card(seer + width * (b + i), seen + width * (b + i), width));
       out[b + i] = static_cast<std::uint8_t>(seer_value[i] > seen_value[i]);
     }
+    bad |= shared != 0;
   }
   return bad;
 }
 
-template <class Value, class ValueOf>
-std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, std::size_t width,
-                          int pack_size, std::uint8_t* out, int threads, ValueOf value_of) noexcept {
+template <class Value, std::size_t width, class ValueOf>
+std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, int pack_size,
+                          std::uint8_t* out, int threads, ValueOf value_of) noexcept {
   std::atomic<bool> any_bad{false};
   parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
-    if (compare_blocks<Value>(seer, seen, begin, end, width, out, value_of)) any_bad = true;
+    if (compare_blocks<Value, width>(seer, seen, begin, end, out, value_of)) any_bad = true;
   });
   if (!any_bad) return kNoBadRow;
   for (std::size_t i = 0; i < rows; ++i) {
@@ -50,7 +52,7 @@ std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, 
 
 std::size_t showdown_batch3(const Evaluator& ev, const Card* seer, const Card* seen, std::size_t rows,
                             std::uint8_t* out, int threads) noexcept {
-  return showdown_rows<Strength>(seer, seen, rows, 3, ev.table().pack_size(), out, threads,
+  return showdown_rows<Strength, 3>(seer, seen, rows, ev.table().pack_size(), out, threads,
                                  [&ev](const Card* hands, std::size_t n, Strength* values) {
                                    return ev.evaluate_batch(hands, n, values, 1) != kNoBadRow;
                                  });
@@ -62,10 +64,11 @@ std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, c
     throw InvalidHand("best-of showdowns take 4 or 5 cards a hand, got " + std::to_string(width));
   }
   table.keys(width);  // built once here, not raced for by the worker threads
-  return showdown_rows<BestKey>(seer, seen, rows, width, table.pack_size(), out, threads,
-                                [&table, width](const Card* hands, std::size_t n, BestKey* values) {
-                                  return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
-                                });
+  auto keys_of = [&table, width](const Card* hands, std::size_t n, BestKey* values) {
+    return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
+  };
+  return width == 4 ? showdown_rows<BestKey, 4>(seer, seen, rows, table.pack_size(), out, threads, keys_of)
+                    : showdown_rows<BestKey, 5>(seer, seen, rows, table.pack_size(), out, threads, keys_of);
 }
 
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,

@@ -30,14 +30,14 @@ std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, c
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
                                  std::size_t width);
 
-// True when some card appears in both `width`-card hands.  Cards >= 64
-// cannot occur in a valid row (the hand's own validation flags them).
+// True when some card appears in both `width`-card hands: every pair
+// compared, branch-free (the compiler unrolls it for a fixed width).
 inline bool hands_share_a_card(const Card* a, const Card* b, std::size_t width) noexcept {
-  std::uint64_t mask = 0;
-  for (std::size_t k = 0; k < width; ++k) mask |= std::uint64_t{1} << (a[k] & 63u);
-  bool shared = false;
-  for (std::size_t k = 0; k < width; ++k) shared |= ((mask >> (b[k] & 63u)) & 1u) != 0;
-  return shared;
+  unsigned shared = 0;
+  for (std::size_t i = 0; i < width; ++i) {
+    for (std::size_t j = 0; j < width; ++j) shared |= static_cast<unsigned>(a[i] == b[j]);
+  }
+  return shared != 0;
 }
 
 }  // namespace prial
