@@ -30,14 +30,16 @@ std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, c
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
                                  std::size_t width);
 
-// True when some card appears in both `width`-card hands: every pair
-// compared, branch-free (the compiler unrolls it for a fixed width).
+// True when some card appears in both `width`-card hands (each hand's own
+// cards valid and distinct: a card >= 64 wraps here, but the hand's own
+// validation flags it).
 inline bool hands_share_a_card(const Card* a, const Card* b, std::size_t width) noexcept {
-  unsigned shared = 0;
+  std::uint64_t in_a = 0, in_b = 0;
   for (std::size_t i = 0; i < width; ++i) {
-    for (std::size_t j = 0; j < width; ++j) shared |= static_cast<unsigned>(a[i] == b[j]);
+    in_a |= std::uint64_t{1} << (a[i] & 63u);
+    in_b |= std::uint64_t{1} << (b[i] & 63u);
   }
-  return shared != 0;
+  return (in_a & in_b) != 0;
 }
 
 }  // namespace prial
