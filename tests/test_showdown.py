@@ -121,13 +121,14 @@ def test_cover_against_a_shared_new_pot_splits_the_old_pot_too():
 @st.composite
 def tables(draw):
     n = draw(st.integers(2, 6))
+    width = draw(st.sampled_from([3, 4, 5]))
     deck = draw(st.permutations(range(52)))
     stakes = draw(st.lists(st.integers(0, 1000), min_size=n, max_size=n))
     blind = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     coverer = draw(st.none() | st.integers(0, n - 1)) if n >= 3 else None
     if coverer is not None:
         stakes[coverer] = 0
-    players = [Player(f"p{i}", list(deck[3 * i:3 * i + 3]), blind[i], stakes[i]) for i in range(n)]
+    players = [Player(f"p{i}", list(deck[width * i:width * (i + 1)]), blind[i], stakes[i]) for i in range(n)]
     contenders = [p for i, p in enumerate(players) if i != coverer]
     seer = None
     if len(contenders) == 2 and draw(st.booleans()):
