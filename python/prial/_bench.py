@@ -99,7 +99,8 @@ def section_showdown(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     from . import _core
 
     figures = []
-    for width, rows in ((3, args.hands), (4, args.hands // 4), (5, args.hands // 4)):
+    # Fewer rows than the evaluator section: each row deals 6 to 10 cards.
+    for width, rows in ((3, args.hands // 4), (4, args.hands // 10), (5, args.hands // 10)):
         deal = random_hands(rows, 2 * width, args.seed + width, ev.pack_size)
         seer, seen = np.ascontiguousarray(deal[:, :width]), np.ascontiguousarray(deal[:, width:])
         value = ev.evaluate_batch if width == 3 else ev.best_of_batch
@@ -141,7 +142,7 @@ def section_equity(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     figures.append(Figure(baseline, len(hands), median_seconds(numpy_equity, args.repeat), unit="equities"))
     for width in (3, 4, 5):
         equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the key tables outside the timing
-        cards = [h[:width].tolist() for h in hands]
+        cards = [h[:width].tolist() for h in hands[: 20 if width < 5 else 5]]
         figures.append(Figure(
             f"{width} cards: equity, heads-up exact", len(cards),
             median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),

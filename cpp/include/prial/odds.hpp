@@ -14,22 +14,30 @@
 namespace prial {
 
 // Calls fn(combo) for every `k`-subset (k <= 8) of pool[0..n), in
-// lexicographic order of positions; each combo lists its cards in pool order
-// (so ascending when the pool is).
+// colexicographic order of positions (the first position moves fastest);
+// each combo lists its cards in pool order.  With an ascending pool the
+// combos' colex slots rise monotonically, so lookups into a slot-indexed
+// table walk it front to back (cache- and prefetch-friendly).
 template <class Fn>
 void for_each_combination(const Card* pool, int n, int k, Fn&& fn) {
   if (k <= 0 || k > n || k > 8) return;
   int idx[8];
   Card combo[8];
-  for (int i = 0; i < k; ++i) idx[i] = i;
+  for (int i = 0; i < k; ++i) {
+    idx[i] = i;
+    combo[i] = pool[i];
+  }
   while (true) {
-    for (int i = 0; i < k; ++i) combo[i] = pool[idx[i]];
     fn(static_cast<const Card*>(combo));
-    int i = k - 1;
-    while (i >= 0 && idx[i] == n - k + i) --i;
-    if (i < 0) return;
+    int i = 0;
+    while (i < k && idx[i] + 1 == (i + 1 < k ? idx[i + 1] : n)) ++i;
+    if (i == k) return;
     ++idx[i];
-    for (int j = i + 1; j < k; ++j) idx[j] = idx[j - 1] + 1;
+    combo[i] = pool[idx[i]];
+    for (int j = 0; j < i; ++j) {
+      idx[j] = j;
+      combo[j] = pool[j];
+    }
   }
 }
 
