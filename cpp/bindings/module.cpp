@@ -370,9 +370,7 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
     // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
     // referenced by this frame and the C++ code touches no Python object.
     py::gil_scoped_release release;
-    bad = width == 3 ? prial::showdown_batch3(ev.core(), seer_in, seen_in, rows, dst, n_threads)
-                     : prial::showdown_batch_best_of(ev.best_of_table(), seer_in, seen_in, rows, width,
-                                                     dst, n_threads);
+    bad = prial::showdown_batch(ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads);
   }
   if (bad != prial::kNoBadRow) {
     throw prial::InvalidHand(
