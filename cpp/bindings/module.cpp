@@ -15,8 +15,10 @@
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
+#include "prial/odds.hpp"
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
+#include "prial/showdown.hpp"
 
 namespace py = pybind11;
 
@@ -230,6 +232,8 @@ class PyEvaluator {
     return out;
   }
 
+  const prial::Evaluator& core() const noexcept { return ev_; }
+  const prial::BestOfTable& best_of_table() const noexcept { return *best_of_; }
   // ---- best of four / five -------------------------------------------
 
   py::object best_of(const py::handle& hand) {
@@ -366,6 +370,109 @@ class PyEvaluator {
   std::map<std::tuple<int, int, int, int, int>, std::unique_ptr<prial::Partitioner>> partitioners_;
 };
 
+// ---- Showdown and odds (issue 4): sees in bulk, category counts, equity ----
+
+// Width of a (N, width) hand array: 3, 4 or 5.  For anything that is not a
+// two-dimensional array, 3 (hand_array then explains what is wrong).
+std::size_t hand_width(const py::object& value, const char* name) {
+  if (!py::isinstance<py::array>(value)) return 3;
+  const auto a = py::reinterpret_borrow<py::array>(value);
+  if (a.ndim() != 2) return 3;
+  if (a.shape(1) < 3 || a.shape(1) > 5) {
+    throw prial::InvalidHand(std::string(name) + " must have 3, 4 or 5 cards a row, got shape (" +
+                             std::to_string(a.shape(0)) + ", " + std::to_string(a.shape(1)) + ")");
+  }
+  return static_cast<std::size_t>(a.shape(1));
+}
+
+py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object& seer,
+                                         const py::object& seen, const py::object& threads) {
+  const std::size_t width = hand_width(seer, "seer_cards");
+  const py::array a = hand_array(seer, width, "seer_cards");
+  const py::array b = hand_array(seen, width, "seen_cards");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  if (static_cast<std::size_t>(b.shape(0)) != rows) {
+    throw prial::InvalidHand("seer_cards has " + std::to_string(rows) + " rows but seen_cards has " +
+                             std::to_string(b.shape(0)));
+  }
+  const int n_threads = thread_count(threads);
+  py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(rows));
+  const auto* seer_in = static_cast<const prial::Card*>(a.data());
+  const auto* seen_in = static_cast<const prial::Card*>(b.data());
+  std::uint8_t* dst = out.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
+    // referenced by this frame and the C++ code touches no Python object.
+    py::gil_scoped_release release;
+    bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst,
+                                n_threads);
+  }
+  if (bad != prial::kNoBadRow) {
+    throw prial::InvalidHand(
+        prial::explain_showdown_row(ev.pack_size(), seer_in, seen_in, bad, width),
+        static_cast<long long>(bad));
+  }
+  return out;
+}
+
+// (win, tie, lose) counts over every deal (samples == 0) or `samples` seeded deals.
+py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py::handle& dead,
+                        int opponents, std::uint64_t samples, std::uint64_t seed) {
+  const std::vector<prial::Card> cards = cards_from(hand);
+  if (cards.size() < 3 || cards.size() > 5) {
+    throw prial::InvalidHand("hand: expected 3, 4 or 5 cards, got " + std::to_string(cards.size()));
+  }
+  const std::vector<prial::Card> dead_cards = cards_from(dead);
+  const auto& table = ev.best_of_table();
+  const std::vector<prial::Card> unseen = prial::unseen_cards(
+      table.pack_size(), cards.data(), cards.size(), dead_cards.data(), dead_cards.size());
+  const int width = static_cast<int>(cards.size());
+  prial::OutcomeCounts counts;
+  {
+    // Safe without the GIL: only C++ vectors owned by this frame and the
+    // shared immutable tables are used.
+    py::gil_scoped_release release;
+    counts = samples == 0
+                 ? prial::equity_exact(table, cards.data(), width, unseen, opponents)
+                 : prial::equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed);
+  }
+  return py::make_tuple(counts.win, counts.tie, counts.lose);
+}
+
+// Every hand's best-of key for one width, indexed by the colex slot (a copy).
+py::array_t<prial::BestKey> best_of_keys(const PyEvaluator& ev, std::size_t width) {
+  const auto& table = ev.best_of_table();
+  if (width < 3 || width > 5) throw prial::InvalidHand("cards must be 3, 4 or 5, got " + std::to_string(width));
+  py::array_t<prial::BestKey> out(static_cast<py::ssize_t>(table.slots(width)));
+  const prial::BestKey* keys;
+  {
+    // Safe without the GIL: builds (once, thread-safe) the shared table.
+    py::gil_scoped_release release;
+    keys = table.keys(width);
+  }
+  std::copy(keys, keys + table.slots(width), out.mutable_data());
+  return out;
+}
+
+void bind_showdown_and_odds(py::module_& m) {
+  m.def("showdown_batch", &showdown_batch, py::arg("evaluator"), py::arg("seer_cards"),
+        py::arg("seen_cards"), py::kw_only(), py::arg("threads") = py::none());
+  m.def("category_counts", [](const PyEvaluator& ev, int width) {
+    std::array<std::uint64_t, prial::kCategories> counts;
+    {
+      // Safe without the GIL: reads the shared immutable table only.
+      py::gil_scoped_release release;
+      counts = prial::category_counts(ev.core().table(), width);
+    }
+    return std::vector<std::uint64_t>(counts.begin(), counts.end());
+  }, py::arg("evaluator"), py::arg("cards"));
+  m.def("equity_counts", &equity_counts, py::arg("evaluator"), py::arg("hand"), py::arg("dead"),
+        py::arg("opponents"), py::arg("samples"), py::arg("seed"));
+  m.def("best_of_keys", &best_of_keys, py::arg("evaluator"), py::arg("cards"));
+  m.def("deal_count", &prial::deal_count, py::arg("unseen"), py::arg("hand_size"), py::arg("opponents"));
+}
+
 // ---- Text columns (prial score): Arrow string buffers in, card arrays out ----
 
 // A read-only view of a buffer-protocol object (a pyarrow.Buffer), or an
@@ -483,6 +590,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("slots", &PyEvaluator::slots)
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
 
+  bind_showdown_and_odds(m);
   // ---- SIMD level of the batch kernels (kernels.hpp) ----
   m.def("simd_level", [] { return std::string(prial::simd_level_name(prial::simd_level())); },
         "Instruction-set level of the batch kernels in use: 'scalar', 'avx2' or 'avx512'.");
@@ -491,6 +599,8 @@ PYBIND11_MODULE(_core, m) {
         "Highest instruction-set level this CPU supports.");
   m.def("_set_simd_level", &prial::set_simd_level, py::arg("level"),
         "Forces the batch-kernel level (tests and benchmarks only; process-wide).");
+
+  m.attr("OPPONENT_MODEL_DEALS") = prial::kModelDeals;
 
   m.def("parse_cards", [](const py::str& text) {
     const std::string s = text.cast<std::string>();

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 
 #if defined(__linux__)
@@ -12,6 +11,7 @@
 #endif
 
 #include "prial/evaluator.hpp"
+#include "prial/kernels.hpp"
 #include "prial/parallel.hpp"
 
 namespace prial {
@@ -160,21 +160,27 @@ void BestOfTable::build(std::size_t width, Lazy& into) const {
                                      make_key(s3(c0, c1, c2), discard_code(c3))});
           }
   } else {
+    const BestKey* four = this->keys(4);
     for (int c4 = 4; c4 < n; ++c4)
       for (int c3 = 3; c3 < c4; ++c3)
         for (int c2 = 2; c2 < c3; ++c2)
           for (int c1 = 1; c1 < c2; ++c1)
             for (int c0 = 0; c0 < c1; ++c0) {
+              // Discarding card x first, the best of the other four is the
+              // four-card key: the highest strength, then the highest
+              // second discard y, which is also what orders (x, y) once x
+              // is fixed.  So the best of five is the best over x.
               const int c[5] = {c0, c1, c2, c3, c4};
               BestKey best = 0;
-              // Discard the pair (i, j); keep the other three in order.
-              for (int i = 0; i < 5; ++i)
-                for (int j = i + 1; j < 5; ++j) {
-                  int kept[3], k = 0;
-                  for (int m = 0; m < 5; ++m) if (m != i && m != j) kept[k++] = c[m];
-                  best = std::max(best, make_key(s3(kept[0], kept[1], kept[2]), discard_code(c[i]),
-                                                 discard_code(c[j])));
+              for (int x = 0; x < 5; ++x) {
+                std::uint32_t four_slot = 0;
+                for (int m = 0, place = 1; m < 5; ++m) {
+                  if (m != x) four_slot += kBinomial(c[m], place++);
                 }
+                const BestKey four_key = four[four_slot];
+                best = std::max(best, make_key(strength_of_key(four_key), discard_code(c[x]),
+                                               (four_key >> 4) & 15u));
+              }
               keys[slot++] = best;
             }
   }
@@ -224,15 +230,37 @@ BestChoice BestOfTable::choose(const Card* cards, std::size_t width, const std::
   return best;
 }
 
+bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width, BestKey* out,
+                         const BestKey* table, unsigned pack) noexcept {
+  if (width == 3) return key_range<3>(hands, 0, rows, out, table, pack);
+  if (width == 4) return key_range<4>(hands, 0, rows, out, table, pack);
+  return key_range<5>(hands, 0, rows, out, table, pack);
+}
+
 std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::size_t width,
                                    BestKey* out, int threads) const {
   const BestKey* table = keys(width);
   const auto pack = static_cast<unsigned>(pack_size());
-  auto kernel = width == 3 ? key_range<3> : width == 4 ? key_range<4> : key_range<5>;
+  bool avx2 = false;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+  avx2 = width >= 4 && simd_level() >= SimdLevel::kAvx2;
+#endif
   std::atomic<bool> any_bad{false};
   parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
-    if (kernel(hands, begin, end, out, table, pack)) any_bad = true;
+    const Card* h = hands + width * begin;
+    bool bad;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+    if (avx2) {
+      bad = (width == 4 ? best_of_four_rows_avx2 : best_of_five_rows_avx2)(h, end - begin, out + begin, table,
+                                                                           pack);
+    } else
+#endif
+    {
+      bad = best_of_rows_scalar(h, end - begin, width, out + begin, table, pack);
+    }
+    if (bad) any_bad = true;
   });
+  (void)avx2;
   if (!any_bad) return kNoBadRow;
   for (std::size_t i = 0; i < rows; ++i) {
     if (!hand_problem(hands + width * i, width, pack_size()).empty()) return i;
