@@ -393,3 +393,33 @@ def test_progress_bar_on_a_terminal_only():
     assert "50%" in shown.getvalue() and "rows/s" in shown.getvalue() and "ETA" in shown.getvalue()
     bar.finish(100)
     assert shown.getvalue().endswith("\n") and "100%" in shown.getvalue()
+
+
+def test_adjudication_agrees_with_prial_showdown(deal_log, tmp_path):
+    """The vectorised adjudication against the showdown API, deal by deal."""
+    path, rows, bad = deal_log
+    out = tmp_path / "out.parquet"
+    prial.score_file(path, out)
+    scored: dict[int, list[dict]] = {}
+    for row in pq.read_table(out).to_pylist():
+        scored.setdefault(row["deal_id"], []).append(row)
+    compared = blind_refusals = 0
+    for members in scored.values():
+        problem = members[0]["deal_problem"]
+        if problem not in (None, "an open player cannot see a blind player"):
+            continue
+        active = [m for m in members if not m["folded"]]
+        seer = next((m["player"] for m in active if m["seer"]), None)
+        players = [prial.Player(m["player"], m["cards"], blind=m["blind"]) for m in active]
+        if len(active) == 1:  # everyone else folded: no showdown, the last player wins
+            assert [m["winner"] for m in members] == [not m["folded"] for m in members]
+            continue
+        if problem is not None:
+            with pytest.raises(prial.InvalidShowdownError):
+                prial.showdown(players, seer)
+            blind_refusals += 1
+            continue
+        result = prial.showdown(players, seer)
+        assert set(result.winners) == {m["player"] for m in members if m["winner"]}
+        compared += 1
+    assert compared > 100 and blind_refusals > 0
