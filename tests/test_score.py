@@ -423,3 +423,12 @@ def test_adjudication_agrees_with_prial_showdown(deal_log, tmp_path):
         assert set(result.winners) == {m["player"] for m in members if m["winner"]}
         compared += 1
     assert compared > 100 and blind_refusals > 0
+
+
+def test_empty_log_gives_an_empty_output_with_the_columns(tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_text("deal_id,player,cards,won\n")
+    summary = prial.score_file(path, tmp_path / "out.parquet")
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.num_rows == 0 and summary.complete and summary.rows_in == 0
+    assert {"strength", "key", "category", "winner", "winners", "dispute", "deal_problem"} <= set(table.column_names)

@@ -40,6 +40,8 @@ ADDED_COLUMNS = ("strength", "key", "category", "description", "winner", "winner
 CATEGORY_NAMES = [c.name for c in Category]
 CATEGORY_TYPE = pa.dictionary(pa.int8(), pa.string())
 
+_ALLOWED_COUNT = np.isin(np.arange(256), WIDTHS)  # count -> is it a hand size?
+
 # Why a row is bad, by the native ParseStatus (cards.hpp).
 _STATUS_NULL = 1
 
@@ -196,7 +198,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     reasons: dict[int, str] = {}  # bad row -> reason
 
     parsed = status == 0
-    wrong_count = parsed & ~np.isin(counts, WIDTHS)
+    wrong_count = parsed & ~_ALLOWED_COUNT[counts]
     for ruleset_index, rules in enumerate(rulesets):
         if rules.pack_size < pack_size:  # jokers this row's game does not have
             extra = parsed & (rules_index == ruleset_index) & ((cards >= rules.pack_size) & (cards != NO_CARD)).any(axis=1)
@@ -230,8 +232,10 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         mine = good & (rules_index == ruleset_index)
         ev = evaluator(rules)
         for width in WIDTHS:
-            rows = np.flatnonzero(mine & (counts == width))
-            if rows.size == 0:
+            selected = mine & (counts == width)
+            # The common case, every row one size and one ruleset: no gather/scatter.
+            rows = slice(None) if selected.all() else np.flatnonzero(selected)
+            if isinstance(rows, np.ndarray) and rows.size == 0:
                 continue
             hands = np.ascontiguousarray(cards[rows, :width])
             if width == 3:
@@ -241,17 +245,22 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
             if description is not None:
                 description[rows] = describe_hands(rules, hands)
     strength = (key >> 8).astype(np.uint16)
-    category = np.zeros(n, np.int8)
-    for ruleset_index, rules in enumerate(rulesets):
-        mine = good & (rules_index == ruleset_index)
-        category[mine] = category_of_strength(rules)[strength[mine]]
+    if len(rulesets) == 1:
+        category = category_of_strength(rulesets[0])[strength]  # bad rows are dropped below
+    else:
+        category = np.zeros(n, np.int8)
+        for ruleset_index, rules in enumerate(rulesets):
+            mine = good & (rules_index == ruleset_index)
+            category[mine] = category_of_strength(rules)[strength[mine]]
 
-    keep = np.flatnonzero(good)
-    out = table.filter(pa.array(good)) if bad.any() else table
+    any_bad = bool(bad.any())
+    keep = np.flatnonzero(good) if any_bad else slice(None)
+    out = table.filter(pa.array(good)) if any_bad else table
+    kept_categories = category[keep]
     added: dict[str, pa.Array] = {
         "strength": pa.array(strength[keep]),
         "key": pa.array(key[keep]),
-        "category": pa.DictionaryArray.from_arrays(pa.array(category[keep]), pa.array(CATEGORY_NAMES)),
+        "category": pa.DictionaryArray.from_arrays(pa.array(kept_categories), pa.array(CATEGORY_NAMES)),
     }
     if description is not None:
         added["description"] = pa.array(description[keep].tolist(), pa.string())
@@ -260,11 +269,11 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         verdict = _adjudicate(table, starts, bad, counts, rules_index, key)
         deals, invalid, disputes = verdict.pop("_counts")
         for name, values in verdict.items():
-            added[name] = values.take(pa.array(keep)) if bad.any() else values
+            added[name] = values.take(pa.array(keep)) if any_bad else values
     for name, values in added.items():
         out = out.append_column(name, values)
 
-    categories = np.bincount(category[keep], minlength=len(CATEGORY_NAMES))
+    categories = np.bincount(kept_categories, minlength=len(CATEGORY_NAMES))
     return ChunkResult(
         table=out,
         errors=_errors_table(table, reasons, first_row, line_offset),
