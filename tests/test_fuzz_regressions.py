@@ -31,3 +31,23 @@ def test_threads_out_of_range_or_not_an_integer_is_invalid_hand(threads):
     hands = np.array([[7, 2, 50]], dtype=np.uint8)
     with pytest.raises(prial.InvalidHandError, match="threads"):
         prial.evaluate_batch(hands, threads=threads)
+
+
+@pytest.mark.parametrize("argument", [
+    {"opponents": 2**32 - 1},  # the largest proto uint32: escaped as TypeError, INTERNAL over gRPC
+    {"hands": 2**40},
+    {"hands": "4"},
+    {"min_category": 2**40},  # escaped as RuntimeError
+])
+def test_partition_arguments_beyond_int_are_invalid_hand(argument):
+    # fuzz_grpc: PartitionRequest(opponents=4294967295) -> INTERNAL.
+    with pytest.raises(prial.InvalidHandError):
+        prial.partition(list(range(13)), **argument)
+
+
+@pytest.mark.parametrize("opponents", [2**31 - 1, 2**31 - 13])
+def test_partition_opponents_near_int_max_are_rejected(opponents):
+    # (opponents + 1) * cards overflowed int in the range check (undefined
+    # behaviour) and the request was answered as if it were valid.
+    with pytest.raises(prial.InvalidHandError, match="opponents must be 1 to 3"):
+        prial.partition(list(range(13)), objective="expected_points", opponents=opponents)

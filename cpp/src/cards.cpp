@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "prial/parallel.hpp"
+
 namespace prial {
 namespace {
 
@@ -15,25 +17,39 @@ constexpr std::array<const char*, kRanks> kRankPlurals = {
 constexpr char kRankChars[] = "23456789TJQKA";
 constexpr char kSuitChars[] = "cdhs";
 
-bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+// Byte -> meaning, locale-free (ASCII): the column parser reads millions
+// of cards, and a <cctype> call per character would cost more than the rest.
+struct CharTables {
+  std::array<std::int8_t, 256> rank{};
+  std::array<std::int8_t, 256> suit{};
+  std::array<bool, 256> separator{};
+};
 
-int rank_from_char(char c) {
-  switch (std::toupper(static_cast<unsigned char>(c))) {
-    case '2': return 0;  case '3': return 1;  case '4': return 2;
-    case '5': return 3;  case '6': return 4;  case '7': return 5;
-    case '8': return 6;  case '9': return 7;  case 'T': return 8;
-    case 'J': return 9;  case 'Q': return 10; case 'K': return 11;
-    case 'A': return 12;
-    default: return -1;
+constexpr CharTables make_char_tables() {
+  CharTables t;
+  for (int i = 0; i < 256; ++i) {
+    t.rank[i] = -1;
+    t.suit[i] = -1;
   }
+  for (int r = 0; r < kRanks; ++r) {
+    const auto upper = static_cast<unsigned char>(kRankChars[r]);
+    t.rank[upper] = static_cast<std::int8_t>(r);
+    if (upper >= 'A' && upper <= 'Z') t.rank[upper + ('a' - 'A')] = static_cast<std::int8_t>(r);
+  }
+  for (int s = 0; s < 4; ++s) {
+    const auto lower = static_cast<unsigned char>(kSuitChars[s]);
+    t.suit[lower] = static_cast<std::int8_t>(s);
+    t.suit[lower - ('a' - 'A')] = static_cast<std::int8_t>(s);
+  }
+  for (const unsigned char c : {' ', '\t', '\n', '\v', '\f', '\r', ','}) t.separator[c] = true;
+  return t;
 }
 
-int suit_from_char(char c) {
-  switch (std::tolower(static_cast<unsigned char>(c))) {
-    case 'c': return 0; case 'd': return 1; case 'h': return 2; case 's': return 3;
-    default: return -1;
-  }
-}
+constexpr CharTables kChars = make_char_tables();
+
+bool is_separator(char c) { return kChars.separator[static_cast<unsigned char>(c)]; }
+int rank_from_char(char c) { return kChars.rank[static_cast<unsigned char>(c)]; }
+int suit_from_char(char c) { return kChars.suit[static_cast<unsigned char>(c)]; }
 
 // Suit symbols in UTF-8: U+2660..U+2667 are E2 99 A0..A7 (black and white
 // spade, heart, diamond, club).  Returns the suit and sets `length`.
@@ -102,50 +118,100 @@ std::string format_cards(const Card* cards, std::size_t count) {
   return out;
 }
 
-std::vector<Card> parse_cards(std::string_view text) {
-  std::vector<Card> cards;
+namespace {
+
+// Where and why scanning a text hand stopped early.
+struct ScanOutcome {
+  ParseStatus status = ParseStatus::kOk;
+  std::size_t card = 0;   // 1-based number of the offending card
+  std::size_t token = 0;  // start of the offending token in the text
+  std::size_t at = 0;     // the offending character
+  int joker = 0;          // the repeated joker (1..3), for kJokerTwice
+};
+
+// The one card grammar (SPEC §1), shared by parse_cards and the column
+// parser.  Calls emit(card) for each card in order; emit returns false when
+// it has no room for another card (kTooManyCards).  Never throws.
+template <class Emit>
+ScanOutcome scan_cards(std::string_view text, Emit&& emit) {
   bool joker_used[kMaxJokers] = {false, false, false};
-  std::size_t pos = 0;
-  auto fail = [&](std::size_t at, const std::string& why) -> void {
-    throw InvalidHand("card " + std::to_string(cards.size() + 1) + " ('" + token_at(text, at) +
-                      "'): " + why);
+  std::size_t pos = 0, count = 0;
+  auto stop = [&](ParseStatus status, std::size_t token, std::size_t at) {
+    ScanOutcome out;
+    out.status = status;
+    out.card = count + 1;
+    out.token = token;
+    out.at = at;
+    return out;
   };
   while (pos < text.size()) {
     if (is_separator(text[pos])) { ++pos; continue; }
     const std::size_t start = pos;
-    const bool word_joker = starts_with_ci(text, pos, "joker");
-    if (word_joker || std::toupper(static_cast<unsigned char>(text[pos])) == 'X') {
+    int card;
+    const char lower = static_cast<char>(text[pos] | 0x20);  // ASCII letters only matter here
+    const bool word_joker = lower == 'j' && starts_with_ci(text, pos, "joker");
+    if (word_joker || lower == 'x') {
       pos += word_joker ? 5 : 1;
       int which = -1;
       if (pos < text.size() && text[pos] >= '1' && text[pos] <= '3') {
         which = text[pos] - '1';
         ++pos;
-        if (joker_used[which]) fail(start, "joker X" + std::to_string(which + 1) + " appears twice");
+        if (joker_used[which]) {
+          ScanOutcome out = stop(ParseStatus::kJokerTwice, start, start);
+          out.joker = which + 1;
+          return out;
+        }
       } else {
         for (int j = 0; j < kMaxJokers && which < 0; ++j) if (!joker_used[j]) which = j;
-        if (which < 0) fail(start, "more than three jokers");
+        if (which < 0) return stop(ParseStatus::kTooManyJokers, start, start);
       }
       joker_used[which] = true;
-      cards.push_back(static_cast<Card>(kFirstJoker + which));
-      continue;
-    }
-    int rank;
-    if (text[pos] == '1' && pos + 1 < text.size() && text[pos + 1] == '0') {
-      rank = 8;  // "10" is a ten
-      pos += 2;
+      card = kFirstJoker + which;
     } else {
-      rank = rank_from_char(text[pos]);
-      if (rank < 0) fail(start, "unknown rank '" + printable(text, pos) + "'");
-      ++pos;
+      int rank;
+      if (text[pos] == '1' && pos + 1 < text.size() && text[pos + 1] == '0') {
+        rank = 8;  // "10" is a ten
+        pos += 2;
+      } else {
+        rank = rank_from_char(text[pos]);
+        if (rank < 0) return stop(ParseStatus::kUnknownRank, start, pos);
+        ++pos;
+      }
+      if (pos >= text.size() || is_separator(text[pos])) return stop(ParseStatus::kMissingSuit, start, pos);
+      std::size_t suit_len = 1;
+      int suit = suit_from_char(text[pos]);
+      if (suit < 0) suit = suit_from_symbol(text, pos, suit_len);
+      if (suit < 0) return stop(ParseStatus::kUnknownSuit, start, pos);
+      pos += suit_len;
+      card = rank * 4 + suit;
     }
-    if (pos >= text.size() || is_separator(text[pos])) fail(start, "missing suit");
-    std::size_t suit_len = 1;
-    int suit = suit_from_char(text[pos]);
-    if (suit < 0) suit = suit_from_symbol(text, pos, suit_len);
-    if (suit < 0) fail(start, "unknown suit '" + printable(text, pos) + "'");
-    pos += suit_len;
-    cards.push_back(static_cast<Card>(rank * 4 + suit));
+    if (!emit(static_cast<Card>(card))) return stop(ParseStatus::kTooManyCards, start, start);
+    ++count;
   }
+  return {};
+}
+
+// "card 2 ('Zz'): unknown rank 'Z'" for a scan that stopped early.
+std::string scan_message(std::string_view text, const ScanOutcome& o, std::size_t max_cards) {
+  std::string why;
+  switch (o.status) {
+    case ParseStatus::kUnknownRank: why = "unknown rank '" + printable(text, o.at) + "'"; break;
+    case ParseStatus::kMissingSuit: why = "missing suit"; break;
+    case ParseStatus::kUnknownSuit: why = "unknown suit '" + printable(text, o.at) + "'"; break;
+    case ParseStatus::kJokerTwice: why = "joker X" + std::to_string(o.joker) + " appears twice"; break;
+    case ParseStatus::kTooManyJokers: why = "more than three jokers"; break;
+    case ParseStatus::kTooManyCards: why = "more than " + std::to_string(max_cards) + " cards"; break;
+    default: why = "invalid"; break;
+  }
+  return "card " + std::to_string(o.card) + " ('" + token_at(text, o.token) + "'): " + why;
+}
+
+}  // namespace
+
+std::vector<Card> parse_cards(std::string_view text) {
+  std::vector<Card> cards;
+  const ScanOutcome o = scan_cards(text, [&](Card c) { cards.push_back(c); return true; });
+  if (o.status != ParseStatus::kOk) throw InvalidHand(scan_message(text, o, 0));
   return cards;
 }
 
@@ -174,6 +240,77 @@ std::string hand_problem(const Card* cards, std::size_t count, int pack_size) {
 void validate_hand(const Card* cards, std::size_t count, int pack_size, const std::string& where) {
   std::string problem = hand_problem(cards, count, pack_size);
   if (!problem.empty()) throw InvalidHand(where.empty() ? problem : where + ": " + problem);
+}
+
+namespace {
+
+std::string_view row_text(const TextColumn& c, std::size_t row) {
+  const auto i = static_cast<std::size_t>(c.offset) + row;
+  std::int64_t begin, end;
+  if (c.large_offsets) {
+    const auto* o = static_cast<const std::int64_t*>(c.offsets);
+    begin = o[i];
+    end = o[i + 1];
+  } else {
+    const auto* o = static_cast<const std::int32_t*>(c.offsets);
+    begin = o[i];
+    end = o[i + 1];
+  }
+  return {c.data + begin, static_cast<std::size_t>(end - begin)};
+}
+
+bool row_valid(const TextColumn& c, std::size_t row) {
+  if (c.validity == nullptr) return true;
+  const auto i = static_cast<std::size_t>(c.offset) + row;
+  return (c.validity[i >> 3] >> (i & 7)) & 1;
+}
+
+}  // namespace
+
+void parse_cards_column(const TextColumn& column, std::size_t width, int pack_size, Card* cards,
+                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where,
+                        int threads) noexcept {
+  parallel_for(column.rows, threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      Card* hand = cards + r * width;
+      std::size_t n = 0;
+      ParseStatus st = ParseStatus::kOk;
+      std::size_t at = 0;
+      if (!row_valid(column, r)) {
+        st = ParseStatus::kNull;
+      } else {
+        const ScanOutcome o = scan_cards(row_text(column, r), [&](Card c) {
+          if (n == width) return false;
+          hand[n++] = c;
+          return true;
+        });
+        st = o.status;
+        at = o.card;
+        // A repeated card or a joker the pack lacks: the first offender.
+        for (std::size_t i = 0; st == ParseStatus::kOk && i < n; ++i) {
+          if (hand[i] >= pack_size) { st = ParseStatus::kNotInPack; at = i + 1; break; }
+          for (std::size_t j = 0; j < i; ++j) {
+            if (hand[j] == hand[i]) { st = ParseStatus::kDuplicate; at = i + 1; break; }
+          }
+        }
+      }
+      for (std::size_t i = n; i < width; ++i) hand[i] = 0xFF;
+      counts[r] = static_cast<std::uint8_t>(n);
+      status[r] = st;
+      where[r] = static_cast<std::uint8_t>(at);
+    }
+  });
+}
+
+std::string text_hand_problem(std::string_view text, std::size_t width, int pack_size) {
+  std::vector<Card> hand;
+  const ScanOutcome o = scan_cards(text, [&](Card c) {
+    if (hand.size() == width) return false;
+    hand.push_back(c);
+    return true;
+  });
+  if (o.status != ParseStatus::kOk) return scan_message(text, o, width);
+  return hand_problem(hand.data(), hand.size(), pack_size);
 }
 
 }  // namespace prial

@@ -6,6 +6,7 @@
 // against a plain recomputation, so a sanitizer report or a wrong answer
 // both fail.  No test framework: PyPI alone has to be enough to build.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
+#include "prial/partition.hpp"
 #include "prial/rules.hpp"
 #include "prial/tables.hpp"
 
@@ -218,6 +220,28 @@ void test_hand_problem_bounds() {
   CHECK(rejects([&] { ev.slot(all_bytes, 6); }));
 }
 
+// Partition options at the edges of int: rejected, never overflowed into
+// acceptance (opponents near INT_MAX used to pass the range check).
+void test_partition_option_bounds() {
+  const auto table = prial::three_card_table(prial::RulesConfig{});
+  for (int opponents : {INT_MAX, INT_MAX - 12, INT_MIN, 0, 4}) {
+    prial::PartitionOptions o;
+    o.objective = prial::Objective::ExpectedPoints;
+    o.opponents = opponents;
+    CHECK(rejects([&] { prial::Partitioner p(table, o); }));
+  }
+  for (int hands : {INT_MAX, INT_MIN, 0, 6}) {
+    prial::PartitionOptions o;
+    o.hands = hands;
+    CHECK(rejects([&] { prial::Partitioner p(table, o); }));
+  }
+  for (int cards : {INT_MAX, INT_MIN, 0, 5, 16}) {
+    prial::PartitionOptions o;
+    o.cards = cards;
+    CHECK(rejects([&] { prial::Partitioner p(table, o); }));
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -226,6 +250,7 @@ int main() {
   test_tables();
   test_batch_hostile_bytes();
   test_hand_problem_bounds();
+  test_partition_option_bounds();
   if (failures) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from . import Evaluator, InvalidHandError, Rules, __version__
+from . import Evaluator, InvalidHandError, Rules, __version__, format_cards
 from ._rules import PRESETS, WILD_PRESETS
 
 
@@ -78,10 +78,161 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_best_of(args: argparse.Namespace) -> int:
+    ev = Evaluator(rules_from_args(args))
+    results = [(hand, ev.best_of(hand)) for hand in args.hands]
+    if args.json:
+        print(json.dumps([
+            {"hand": hand, "kept": b.kept, "discarded": b.discarded, "strength": b.strength,
+             "key": b.key, "category": b.category.name, "description": b.description}
+            for hand, b in results
+        ], indent=2))
+    else:
+        print_table(
+            ["hand", "keep", "discard", "strength", "key", "description"],
+            [(hand, format_cards(b.kept), format_cards(b.discarded) or "-", b.strength, b.key, b.description)
+             for hand, b in results],
+        )
+    return 0
+
+
+def cmd_partition(args: argparse.Namespace) -> int:
+    ev = Evaluator(rules_from_args(args))
+    split = ev.partition(args.cards, hands=args.hands, objective=args.objective,
+                         min_category=args.min_category, opponents=args.opponents)
+    if args.json:
+        print(json.dumps({
+            "cards": args.cards, "objective": args.objective, "min_category": args.min_category,
+            "hands": split.hands, "discards": split.discards, "strengths": split.strengths,
+            "categories": [c.name for c in split.categories], "descriptions": split.descriptions,
+            "expected_points": split.expected_points, "candidates": split.candidates,
+        }, indent=2))
+        return 0
+    print_table(
+        ["position", "hand", "strength", "description"],
+        [(i + 1, format_cards(h), s, d)
+         for i, (h, s, d) in enumerate(zip(split.hands, split.strengths, split.descriptions))],
+    )
+    print(f"discards: {format_cards(split.discards) or '-'}")
+    if split.expected_points is not None:
+        print(f"expected points: {split.expected_points:.3f} against {args.opponents} opponent(s) "
+              f"(best of {split.candidates} Pareto-optimal splits)")
+    return 0
+
+
+def cmd_showdown(args: argparse.Namespace) -> int:
+    from . import Player, showdown
+
+    count = len(args.hands)
+    for flag, seats in (("--seer", [args.seer]), ("--blind", args.blind), ("--coverer", [args.coverer])):
+        for seat in seats:
+            if seat is not None and not 1 <= seat <= count:
+                raise InvalidHandError(f"{flag} {seat}: players are numbered 1..{count}")
+    stakes = args.stakes or [0] * count
+    if len(stakes) != count:
+        raise InvalidHandError(f"--stakes gives {len(stakes)} amounts for {count} players")
+    players = [Player(str(i + 1), hand, blind=(i + 1) in args.blind, stake=stakes[i])
+               for i, hand in enumerate(args.hands)]
+    result = showdown(
+        players,
+        seer=None if args.seer is None else str(args.seer),
+        rules=rules_from_args(args),
+        pot=args.pot,
+        coverer=None if args.coverer is None else str(args.coverer),
+        old_pot=args.old_pot,
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    rows = []
+    for h in result.hands:
+        role = "seer" if h.id == result.seer else ("coverer" if result.cover and h.id == result.cover.coverer else "")
+        row = [h.id, format_cards(list(h.cards)), h.description, "blind" if h.blind else "open", role,
+               "winner" if h.id in result.winners else ""]
+        if result.payouts is not None:
+            row.append(result.payouts[h.id])
+        rows.append(row)
+    headers = ["player", "cards", "hand", "", "role", "pot"] + (["payout"] if result.payouts is not None else [])
+    print_table(headers, rows)
+    print(f"\n{result.kind}: {_players(result.winners)} ({result.reason})")
+    if result.cover is not None:
+        print(f"old pot ({result.cover.old_pot}): {_players(result.cover.winners)} ({result.cover.reason})")
+    return 0
+
+
+def _players(ids: Sequence[str]) -> str:
+    if len(ids) == 1:
+        return f"player {ids[0]} wins"
+    return f"players {', '.join(ids[:-1])} and {ids[-1]} share"
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from . import equity, odds, percentile
+
+    rules = rules_from_args(args)
+    table = odds(rules, cards=args.cards)
+    report: dict[str, object] = {"odds": table.to_dict()}
+    if args.hand:
+        report["equity"] = equity(args.hand, args.opponents, args.dead or (), rules,
+                                  samples=args.samples, seed=args.seed).to_dict()
+        report["percentile"] = percentile(args.hand, rules)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{args.cards}-card hands: {table.total:,} ({rules!r})")
+    print_table(["category", "count", "probability", "one in"],
+                [(r.category.label, r.count, f"{r.probability:.6%}",
+                  f"{1 / r.probability:,.1f}" if r.probability else "-") for r in table])
+    if args.hand:
+        e = report["equity"]
+        how = "exact, every deal" if e["exact"] else f"{e['deals']:,} sampled deals, stderr {e['stderr']:.4%}"
+        print(f"\n{args.hand} against {args.opponents} opponent(s) ({how}):")
+        print_table(["win", "tie", "lose", "deals", "percentile"],
+                    [(f"{e['win']:.4%}", f"{e['tie']:.4%}", f"{e['lose']:.4%}", e["deals"],
+                      f"{report['percentile']:.4%}")])
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from ._bench import run_bench
 
     return run_bench(args)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from ._score_job import score_file
+    from ._score_types import ScoreError, ScoreOptions
+
+    try:
+        options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
+                               chunk_rows=args.chunk_rows, threads=args.threads)
+        summary = score_file(args.input, args.output, options=options, input_format=args.format,
+                             output_format=args.output_format, errors=args.errors, resume=args.resume,
+                             engine=args.engine, scheduler=args.scheduler, workers=args.workers)
+    except ScoreError as exc:
+        print(f"prial: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary.as_dict(), indent=2))
+    else:
+        print_score_summary(summary)
+    return 0
+
+
+def print_score_summary(summary) -> None:
+    rows = [
+        ("rows in", summary.rows_in),
+        ("rows out", summary.rows_out),
+        ("bad rows (errors file)", summary.bad_rows),
+        ("every row accounted for", "yes" if summary.complete else "NO"),
+        ("deals", summary.deals),
+        ("deals not adjudicable", summary.invalid_deals),
+        ("deals in dispute", summary.disputes),
+    ]
+    rows += [(f"category {name}", count) for name, count in summary.categories.items()]
+    rows += [("seconds", round(summary.seconds, 2)), ("hands/s", round(summary.hands_per_second))]
+    print_table(["", "value"], rows)
+    print(f"output: {summary.output}\nerrors: {summary.errors}\nsummary: {summary.output}.summary.json")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,15 +249,92 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_options(rank)
     rank.set_defaults(func=cmd_rank)
 
+    best_of = sub.add_parser(
+        "best-of", help="best three of four or five cards",
+        description="Keep the best three of 3-5 cards (four- and five-card Brag); "
+                    "the key includes the discard tie-break (higher discard wins).")
+    best_of.add_argument("hands", nargs="+", metavar="HAND", help='3 to 5 cards, e.g. "As Kd 7h 7c 2s"')
+    best_of.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(best_of)
+    best_of.set_defaults(func=cmd_best_of)
+
+    partition = sub.add_parser(
+        "partition", help="split 6-15 cards into three-card hands (Crash and relatives)",
+        description="Split the cards into HANDS three-card hands, strongest first; the rest are discards.")
+    partition.add_argument("cards", metavar="CARDS", help='e.g. 13 cards for Crash: "As Ad 7h ..."')
+    partition.add_argument("--hands", type=int, default=4, help="hands to form, 2 to 5 (default 4)")
+    partition.add_argument("--objective", choices=["lexicographic", "expected_points"], default="lexicographic",
+                           help="lexicographic: strongest first hand, then second...; expected_points: "
+                                "most positions won on average (default lexicographic)")
+    partition.add_argument("--min-category", metavar="CATEGORY",
+                           help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
+    partition.add_argument("--opponents", type=int, default=3, help="opponents for expected_points (default 3)")
+    partition.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(partition)
+    partition.set_defaults(func=cmd_partition)
+
+    show = sub.add_parser(
+        "showdown", help="decide a showdown",
+        description="Decide who wins a showdown (SPEC §5). Players are numbered 1.. in the order "
+                    "given. With --seer, a see between two players (ties go to the seen player); "
+                    "without, an agreed showdown (exact ties share).")
+    show.add_argument("hands", nargs="+", metavar="HAND", help='a player\'s cards, e.g. "3s 2h Ah"')
+    show.add_argument("--seer", type=int, help="number of the player who pays to see")
+    show.add_argument("--blind", type=int, action="append", default=[], metavar="N",
+                      help="player N is blind (repeatable)")
+    show.add_argument("--stakes", type=int, nargs="+", metavar="CHIPS", help="each player's stake, in order")
+    show.add_argument("--pot", type=int, default=0, help="chips in the pot from players out of the hand")
+    show.add_argument("--coverer", type=int, metavar="N", help="player N covered the old pot")
+    show.add_argument("--old-pot", type=int, default=0, help="chips in the covered old pot")
+    show.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(show)
+    show.set_defaults(func=cmd_showdown)
+
+    odds = sub.add_parser(
+        "odds", help="exact category odds, equity and percentile",
+        description="Exact count and probability of each category over every hand; with --hand, "
+                    "its equity against random opponents and its percentile.")
+    odds.add_argument("--cards", type=int, choices=[3, 4, 5], default=3, help="cards per hand (default 3)")
+    odds.add_argument("--hand", help='a three-card hand for equity and percentile, e.g. "As Kd Qh"')
+    odds.add_argument("--opponents", type=int, default=1, help="random opponent hands (default 1)")
+    odds.add_argument("--dead", help="cards known to be out of play")
+    odds.add_argument("--samples", type=int, help="sample this many deals instead of enumerating")
+    odds.add_argument("--seed", type=int, default=0, help="seed for sampled equity")
+    odds.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(odds)
+    odds.set_defaults(func=cmd_odds)
+
     bench = sub.add_parser("bench", help="measure evaluator throughput", description="Measure throughput against a numpy baseline in one run; medians of --repeat runs.")
     bench.add_argument("--hands", type=int, default=10_000_000, help="batch size (default 10,000,000)")
     bench.add_argument("--scalar-hands", type=int, default=200_000, help="hands for the scalar Python loops")
+    bench.add_argument("--deals", type=int, default=10_000, help="13-card deals for the partition figures (default 10,000)")
     bench.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is reported")
     bench.add_argument("--threads", type=int, default=None, help="threads for the all-threads figure (default: all cores)")
     bench.add_argument("--seed", type=int, default=2026)
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(bench)
     bench.set_defaults(func=cmd_bench)
+    score = sub.add_parser(
+        "score", help="score a log of hands or deals (CSV, JSON Lines, Parquet)",
+        description="Add strength, key and category to every hand of a log and, for deal logs, the "
+                    "adjudicated winners (SPEC §5) and disputes with the recorded result.  Bad rows go "
+                    "to an errors file; a summary is printed and written to OUTPUT.summary.json.")
+    score.add_argument("input", metavar="INPUT", help="the log: .csv, .jsonl/.ndjson or .parquet")
+    score.add_argument("-o", "--output", help="output file (default: INPUT.scored.EXT); format from its extension")
+    score.add_argument("--format", choices=["parquet", "csv", "jsonl"], help="input format (default: from the extension)")
+    score.add_argument("--output-format", choices=["parquet", "csv", "jsonl"], help="output format (default: from the extension)")
+    score.add_argument("--errors", help="errors file, CSV (default: OUTPUT.errors.csv)")
+    score.add_argument("--describe", action="store_true", help="add a description column ('Pair of sevens, king kicker')")
+    score.add_argument("--strict", action="store_true", help="stop at the first bad row")
+    score.add_argument("--resume", action="store_true", help="finish an interrupted run of the same job")
+    score.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per chunk (memory bound; default 1,000,000)")
+    score.add_argument("--threads", type=int, default=None, help="native threads (default: all cores)")
+    score.add_argument("--engine", choices=["local", "dask"], default="local", help="local (default) or dask")
+    score.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    score.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (default 2)")
+    score.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_rules_options(score)
+    score.set_defaults(func=cmd_score)
     return parser
 
 

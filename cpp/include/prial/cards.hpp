@@ -4,6 +4,7 @@
 // suit 0..3 = clubs, diamonds, hearts, spades.  Jokers are 52, 53, 54.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -63,5 +64,48 @@ void validate_hand(const Card* cards, std::size_t count, int pack_size,
 // Like validate_hand but returns the message instead of throwing ("" when
 // the hand is valid); used to explain the first bad row of a batch.
 std::string hand_problem(const Card* cards, std::size_t count, int pack_size);
+
+// ---- Text columns: many hands parsed at once (the `prial score` path) ----
+
+// Why one row of a text column did not parse (or kOk).  Values are stable:
+// they travel to Python as a uint8 array.
+enum class ParseStatus : std::uint8_t {
+  kOk = 0,
+  kNull = 1,           // the row is null (missing)
+  kUnknownRank = 2,
+  kMissingSuit = 3,
+  kUnknownSuit = 4,
+  kJokerTwice = 5,     // X1..X3 named twice
+  kTooManyJokers = 6,  // a fourth plain X
+  kTooManyCards = 7,   // more cards than the column width
+  kDuplicate = 8,      // the same card twice in the hand
+  kNotInPack = 9,      // a joker the ruleset's pack does not have
+};
+
+// An Arrow `string` (int32 offsets) or `large_string` (int64 offsets)
+// column, seen through its buffers without copying.  `offset` is the
+// array's own offset (sliced arrays); `validity` may be null (no nulls).
+struct TextColumn {
+  const void* offsets = nullptr;
+  bool large_offsets = false;
+  const char* data = nullptr;
+  const std::uint8_t* validity = nullptr;
+  std::int64_t offset = 0;
+  std::size_t rows = 0;
+};
+
+// Parses every row with the parse_cards grammar.  Row r's cards go to
+// cards[r * width ...] (positions past its count hold 0xFF), its number of
+// cards to counts[r], its status to status[r] and the 1-based number of the
+// offending card to where[r] (0 when fine).  Rows are also checked for a
+// repeated card and for jokers beyond `pack_size`.  Never throws; no
+// allocation per row; rows are split over `threads` (<= 0: all cores).
+void parse_cards_column(const TextColumn& column, std::size_t width, int pack_size, Card* cards,
+                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where,
+                        int threads) noexcept;
+
+// The message parse_cards_column's checks give for one text hand ("" when
+// it is fine): "card 2 ('Zz'): unknown rank 'Z'", "duplicate card 7h ...".
+std::string text_hand_problem(std::string_view text, std::size_t width, int pack_size);
 
 }  // namespace prial

@@ -1,0 +1,92 @@
+// Exact odds by enumeration (SPEC §5 "odds"): category counts over every
+// hand of the pack, and a hand's equity against random opponent hands dealt
+// from the unseen cards (every deal when feasible, else a seeded sample).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "prial/bestof.hpp"
+#include "prial/tables.hpp"
+
+namespace prial {
+
+// Calls fn(combo) for every `k`-subset (k <= 8) of pool[0..n), in
+// colexicographic order of positions (the first position moves fastest);
+// each combo lists its cards in pool order.  With an ascending pool the
+// combos' colex slots rise monotonically, so lookups into a slot-indexed
+// table walk it front to back (cache- and prefetch-friendly).
+template <class Fn>
+void for_each_combination(const Card* pool, int n, int k, Fn&& fn) {
+  if (k <= 0 || k > n || k > 8) return;
+  int idx[8];
+  Card combo[8];
+  for (int i = 0; i < k; ++i) {
+    idx[i] = i;
+    combo[i] = pool[i];
+  }
+  while (true) {
+    fn(static_cast<const Card*>(combo));
+    int i = 0;
+    while (i < k && idx[i] + 1 == (i + 1 < k ? idx[i + 1] : n)) ++i;
+    if (i == k) return;
+    ++idx[i];
+    combo[i] = pool[idx[i]];
+    for (int j = 0; j < i; ++j) {
+      idx[j] = j;
+      combo[j] = pool[j];
+    }
+  }
+}
+
+// How many hands of `width` (3..5) cards from the whole pack fall in each
+// category, judged by their strongest three cards.  Indexed by Category.
+std::array<std::uint64_t, kCategories> category_counts(const ThreeCardTable& table, int width);
+
+struct OutcomeCounts {
+  std::uint64_t win = 0;   // the hand beats every opponent
+  std::uint64_t tie = 0;   // no opponent beats it, one at least equals it
+  std::uint64_t lose = 0;  // some opponent beats it
+  std::uint64_t total() const noexcept { return win + tie + lose; }
+};
+
+// The comparison key of a hand of `width` (3..5) sorted cards: its best-of
+// key (bestof.hpp), discard tie-break included; higher wins.
+class HandKey {
+ public:
+  HandKey(const BestOfTable& table, int width) : keys_(table.keys(static_cast<std::size_t>(width))), width_(width) {}
+  std::uint32_t operator()(const Card* sorted) const noexcept {
+    std::uint32_t slot = 0;
+    for (int i = 0; i < width_; ++i) slot += kBinomial(sorted[i], i + 1);
+    return keys_[slot];
+  }
+  int width() const noexcept { return width_; }
+
+ private:
+  const BestKey* keys_;
+  int width_;
+};
+
+// The cards neither in `hand` nor `dead`, ascending.  Throws InvalidHand
+// when a card repeats across them or is outside the pack.
+std::vector<Card> unseen_cards(int pack_size, const Card* hand, std::size_t hand_size,
+                               const Card* dead, std::size_t dead_count);
+
+// Number of deals of `opponents` hands of `hand_size` cards from `unseen`
+// cards, the opponents taken as an unordered set (the outcome for the hand
+// does not depend on which opponent holds what).
+double deal_count(int unseen, int hand_size, int opponents) noexcept;
+
+// Every deal of `opponents` (1 or 2) hands of `hand_size` (3..5) cards from
+// `unseen`, against `hand` (hand_size cards).
+OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_size,
+                           const std::vector<Card>& unseen, int opponents);
+
+// `samples` random deals of `opponents` hands, seeded.
+OutcomeCounts equity_sampled(const BestOfTable& table, const Card* hand, int hand_size,
+                             const std::vector<Card>& unseen, int opponents, std::uint64_t samples,
+                             std::uint64_t seed);
+
+}  // namespace prial

@@ -1,0 +1,97 @@
+"""prial score survives kill -9: resumed output equals an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import prial
+from prial import _score_job
+from prial._score_sample import write_deal_log
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory):
+    path = tmp_path_factory.mktemp("resume") / "log.parquet"
+    write_deal_log(str(path), 400_000, seed=5, row_group_rows=50_000)
+    return path
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(log, tmp_path_factory):
+    out = tmp_path_factory.mktemp("whole") / "out.parquet"
+    summary = prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000))
+    return out, summary
+
+
+def journal_lines(out) -> int:
+    try:
+        with open(f"{out}.parts/journal.jsonl", "rb") as f:
+            return f.read().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def test_kill_9_then_resume(log, uninterrupted, tmp_path):
+    out = tmp_path / "out.parquet"
+    command = [sys.executable, "-m", "prial", "score", str(log), "-o", str(out), "--chunk-rows", "4000"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while journal_lines(out) < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    committed = journal_lines(out) - 1  # the first line names the job
+    assert 5 <= committed < 100, "the run was not killed mid-way"
+    assert not out.exists()
+
+    resumed = subprocess.run(command + ["--resume", "--json"], capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    whole_out, whole = uninterrupted
+    assert out.read_bytes() == whole_out.read_bytes()
+    got = json.loads(resumed.stdout)
+    assert got["rows_in"] == whole.rows_in == 400_000 and got["complete"]
+    assert got["resumed_rows"] >= committed * 4000 - 4000
+    assert got["deals"] == whole.deals and got["disputes"] == whole.disputes
+
+
+def test_resume_ignores_a_torn_journal_line_and_orphan_part(log, uninterrupted, tmp_path, monkeypatch):
+    out = tmp_path / "out.parquet"
+    commit = _score_job.Journal.commit
+    calls = []
+
+    def crash_after_three(self, *args, **kwargs):
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # stands for the kill
+        calls.append(1)
+        return commit(self, *args, **kwargs)
+
+    monkeypatch.setattr(_score_job.Journal, "commit", crash_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000))
+    monkeypatch.undo()
+    parts = f"{out}.parts"
+    with open(f"{parts}/journal.jsonl", "a") as f:
+        f.write('{"part": 3, "rows_st')  # torn by the kill
+    with open(f"{parts}/part-000003.parquet", "wb") as f:
+        f.write(b"half a part")  # renamed but never journalled: must be redone
+    summary = prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000), resume=True)
+    assert summary.resumed_rows > 0 and summary.complete
+    assert out.read_bytes() == uninterrupted[0].read_bytes()
+
+
+def test_resume_refuses_another_job(log, tmp_path, monkeypatch):
+    out = tmp_path / "out.parquet"
+    monkeypatch.setattr(_score_job.Journal, "commit", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000))
+    monkeypatch.undo()
+    with pytest.raises(prial.ScoreError, match="different job"):
+        prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=5000), resume=True)
