@@ -41,8 +41,9 @@ class ServerProcess:
         self._log.flush()
         return self.log_path.read_text()
 
-    def terminate(self, timeout: float = 30) -> int:
-        if self.proc.poll() is None:
+    def terminate(self, timeout: float = 30, *, signal_first: bool = True) -> int:
+        """SIGTERM (unless already sent), then the exit status."""
+        if signal_first and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
             return self.proc.wait(timeout)

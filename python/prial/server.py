@@ -473,4 +473,8 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
         time.sleep(options.drain_seconds)
     server.stop(options.grace_seconds).wait()
     log.info(json.dumps({"event": "stopped", "pid": os.getpid()}))
+    # Done: a repeated signal must not kill the exit (at interpreter
+    # shutdown Python's own handlers are gone and SIGTERM would be fatal).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     return 0

@@ -1,0 +1,194 @@
+"""The server as an operator sees it: health, reflection, limits, metrics,
+logging, shutdown, processes, generated code."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import threading
+import time
+import urllib.request
+
+import grpc
+import numpy as np
+import pytest
+from conftest import random_hands
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_helpers import ServerProcess, free_port
+
+import prial
+from prial.client import Client, PrialRpcError
+
+
+def test_health_serving(grpc_client):
+    assert grpc_client.health() == "SERVING"
+    assert grpc_client.health("prial.v1.Prial") == "SERVING"
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.health("no.such.Service")
+    assert info.value.code == grpc.StatusCode.NOT_FOUND
+
+
+def test_reflection_lists_the_service(grpc_server):
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        database = ProtoReflectionDescriptorDatabase(channel)
+        services = set(database.get_services())
+        assert {"prial.v1.Prial", "grpc.health.v1.Health"} <= services
+        methods = {m.name for m in database.FindFileContainingSymbol("prial.v1.Prial").service[0].method}
+        assert {"Evaluate", "EvaluateStream"} <= methods
+
+
+def test_one_log_line_per_call_without_card_contents(grpc_server, grpc_client):
+    marker_hands = ["Qh Jh 9h", "Qh Jh 9h"]
+    grpc_client.evaluate(marker_hands)
+    grpc_client.evaluate(np.array([[7, 2, 50]] * 3, np.uint8))
+    with pytest.raises(PrialRpcError):
+        grpc_client.evaluate(["Qh Jh Zz"])
+    time.sleep(0.2)
+    lines = [json.loads(line) for line in grpc_server.log().splitlines() if line.startswith("{")]
+    calls = [line for line in lines if line["event"] == "rpc"]
+    assert {"method", "code", "ms", "hands"} <= set(calls[-1])
+    assert [(c["method"], c["code"], c["hands"]) for c in calls[-3:]] == [
+        ("Evaluate", "OK", 2), ("Evaluate", "OK", 3), ("Evaluate", "INVALID_ARGUMENT", 0)]
+    assert "Qh" not in grpc_server.log() and "Zz" not in grpc_server.log()
+
+
+def test_generated_code_matches_runtime_versions():
+    """The build's grpcio-tools fixes the gencode versions; the runtime pins
+    in pyproject.toml must cover them (the imports would fail otherwise)."""
+    import google.protobuf
+    from prial.v1 import prial_pb2, prial_pb2_grpc
+
+    source = open(prial_pb2.__file__).read()
+    gencode = re.search(r"Protobuf Python Version: ([\d.]+)", source).group(1)
+    version = lambda v: tuple(int(x) for x in v.split(".")[:3])  # noqa: E731
+    assert version(google.protobuf.__version__) >= version(gencode)
+    assert version(grpc.__version__) >= version(prial_pb2_grpc.GRPC_GENERATED_VERSION)
+    # Generated from this tree's proto: every RPC and message is present.
+    service = prial_pb2.DESCRIPTOR.services_by_name["Prial"]
+    assert {"Evaluate", "EvaluateStream"} <= {m.name for m in service.methods}
+
+
+# -- limits --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def limited_server():
+    metrics_port = free_port()
+    with ServerProcess("--max-batch", "1000", "--max-message-mb", "1",
+                       "--metrics-port", str(metrics_port)) as server:
+        server.metrics_port = metrics_port
+        yield server
+
+
+def test_batch_over_the_limit_is_resource_exhausted(limited_server):
+    with Client(limited_server.target, timeout=10) as client:
+        assert client.evaluate(random_hands(1000, 3, seed=1)).strengths.size == 1000
+        for hands in (random_hands(1001, 3, seed=1), ["3s 2h Ah"] * 1001):
+            with pytest.raises(PrialRpcError) as info:
+                client.evaluate(hands)
+            assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with pytest.raises(PrialRpcError) as info:
+            list(client.evaluate_stream([random_hands(10, 3, seed=2), random_hands(1001, 3, seed=3)]))
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "batch 1" in info.value.message
+
+
+def test_message_over_the_size_limit_is_resource_exhausted(limited_server):
+    with Client(limited_server.target, timeout=10) as client:
+        with pytest.raises(PrialRpcError) as info:
+            client.evaluate(random_hands(400_000, 3, seed=1))  # 1.2 MB > 1 MiB
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert client.evaluate(["3s 2h Ah"]).strengths.size == 1  # still serving
+
+
+def test_prometheus_metrics(limited_server):
+    with Client(limited_server.target, timeout=10) as client:
+        client.evaluate(random_hands(500, 3, seed=9))
+        client.evaluate(random_hands(250, 3, seed=9))
+        with pytest.raises(PrialRpcError):
+            client.evaluate(["3s 3s 3s"])
+    text = urllib.request.urlopen(f"http://127.0.0.1:{limited_server.metrics_port}/metrics", timeout=10).read().decode()
+
+    def value(pattern: str) -> float:
+        match = re.search(rf"^{pattern} ([\d.e+]+)$", text, re.M)
+        assert match, pattern
+        return float(match.group(1))
+
+    assert value(r'prial_requests_total\{code="OK",method="Evaluate"\}') >= 2
+    assert value(r'prial_requests_total\{code="INVALID_ARGUMENT",method="Evaluate"\}') >= 1
+    assert value(r'prial_hands_total\{method="Evaluate"\}') >= 750
+    assert value(r'prial_request_seconds_count\{method="Evaluate"\}') >= 3
+
+
+# -- shutdown and processes ----------------------------------------------------
+
+
+def test_sigterm_lets_a_call_in_flight_finish_and_refuses_new_ones(brag):
+    server = ServerProcess("--drain", "1.0")
+    try:
+        batches = [random_hands(100, 3, seed=i) for i in range(20)]
+        first_answer = threading.Event()
+
+        def slow_batches():
+            for i, batch in enumerate(batches):
+                if i == 1:
+                    first_answer.wait(10)
+                time.sleep(0.12)
+                yield batch
+
+        results: list = []
+        errors: list = []
+
+        def run_stream():
+            try:
+                with Client(server.target, timeout=30) as client:
+                    for result in client.evaluate_stream(slow_batches()):
+                        results.append(result)
+                        first_answer.set()
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        stream = threading.Thread(target=run_stream)
+        stream.start()
+        assert first_answer.wait(20)
+        server.proc.send_signal(signal.SIGTERM)
+        with Client(server.target, timeout=5) as client:
+            deadline = time.monotonic() + 5
+            while client.health() != "NOT_SERVING":  # during --drain: still answering
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(1.2)  # past the drain: new calls are refused
+            with pytest.raises(PrialRpcError) as info:
+                client.evaluate(["3s 2h Ah"])
+            assert info.value.code == grpc.StatusCode.UNAVAILABLE
+        stream.join(30)
+        assert not errors
+        assert len(results) == len(batches)
+        for batch, result in zip(batches, results):
+            np.testing.assert_array_equal(result.strengths, brag.evaluate_batch(batch))
+        assert server.terminate(signal_first=False) == 0
+    finally:
+        server.close()
+
+
+def test_processes_share_the_port():
+    with ServerProcess("--processes", "2") as server:
+        for _ in range(24):  # fresh connections, spread by the kernel
+            with Client(server.target, timeout=10) as client:
+                assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [prial.evaluate("3s 2h Ah").strength]
+        assert server.terminate() == 0
+        lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
+        serving = {line["pid"] for line in lines if line["event"] == "serving" and "pid" in line}
+        answered = {line["pid"] for line in lines if line["event"] == "rpc"}
+        assert len(serving) == 2
+        assert answered <= serving and len(answered) == 2
+        assert sum(line["event"] == "stopped" for line in lines) == 2
+
+
+def test_plain_health_check_client(grpc_server):
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+    assert response.status == health_pb2.HealthCheckResponse.SERVING
