@@ -1,0 +1,46 @@
+"""The command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def prial_cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "prial", *args], capture_output=True, text=True, check=check)
+
+
+def test_rank_prints_strength_category_description():
+    out = prial_cli("rank", "3s 2h Ah", "9s 9d 3c").stdout
+    assert "716" in out and "RUN" in out and "Run, 3-2-A" in out
+    assert "Pair of nines, three kicker" in out
+
+
+def test_rank_json_and_rules():
+    data = json.loads(prial_cli("rank", "--rules", "teen_patti", "--json", "Ah Kd Qc", "3s 2h Ah").stdout)
+    assert data[0]["strength"] > data[1]["strength"]
+    assert data[1]["description"] == "Run, 3-2-A"
+
+
+def test_rank_bad_hand_is_a_clear_error():
+    result = prial_cli("rank", "3s 3s Ah", check=False)
+    assert result.returncode == 2
+    assert "duplicate card 3s" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["rank"], ["bench"]])
+def test_help_everywhere(command):
+    out = prial_cli(*command, "--help").stdout
+    assert "usage: prial" in out
+
+
+def test_bench_json_reports_baseline_ratio():
+    data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--repeat", "1", "--json").stdout)
+    names = [f["name"] for f in data["figures"]]
+    assert any("numpy baseline" in n for n in names)
+    batch = next(f for f in data["figures"] if f["name"].startswith("evaluate_batch, 1 thread"))
+    assert batch["ratio_to_baseline"] > 0 and batch["items"] == 20000
