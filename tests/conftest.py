@@ -36,7 +36,7 @@ def rng() -> np.random.Generator:
 @pytest.fixture(scope="session")
 def grpc_server():
     """One ``prial serve`` subprocess on 127.0.0.1 (port 0) for the session."""
-    from grpc_helpers import ServerProcess
+    from .grpc_helpers import ServerProcess
 
     with ServerProcess() as server:
         yield server

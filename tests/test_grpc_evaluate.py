@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 import numpy as np
 import pytest
-from conftest import random_hands
+from .conftest import random_hands
 
 import prial
 from prial.client import Client, PrialRpcError

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from grpc_helpers import ServerProcess
+from .grpc_helpers import ServerProcess
 
 from prial.client import Client, PrialRpcError
 

@@ -13,9 +13,9 @@ import urllib.request
 import grpc
 import numpy as np
 import pytest
-from conftest import random_hands
+from .conftest import random_hands
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import ServerProcess, free_port
+from .grpc_helpers import ServerProcess, free_port
 
 import prial
 from prial.client import Client, PrialRpcError
