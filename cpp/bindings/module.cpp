@@ -4,12 +4,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
+#include "prial/bestof.hpp"
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
+#include "prial/partition.hpp"
 #include "prial/rules.hpp"
 
 namespace py = pybind11;
@@ -21,6 +26,8 @@ namespace {
 struct ResultTypes {
   py::object hand_value;  // prial.HandValue
   py::list categories;    // prial.Category members by value
+  py::object best_hand;   // prial.BestHand
+  py::object split;       // prial.Split
 };
 ResultTypes& result_types() {
   static ResultTypes* types = new ResultTypes();  // leaked: lives as long as the module
@@ -100,6 +107,52 @@ py::array hand_array(const py::object& value, std::size_t width, const char* nam
   return a;
 }
 
+// ---- best of four / five and partitioning: argument translation ----------
+
+// The width of a batch whose rows may hold any of `widths` cards; then the
+// usual hand_array checks.
+py::array hand_array_of_widths(const py::object& value, std::initializer_list<std::size_t> widths,
+                               const char* name, const char* expected) {
+  if (py::isinstance<py::array>(value)) {
+    auto a = py::reinterpret_borrow<py::array>(value);
+    if (a.ndim() == 2) {
+      for (std::size_t w : widths) {
+        if (static_cast<std::size_t>(a.shape(1)) == w) return hand_array(value, w, name);
+      }
+      throw prial::InvalidHand(std::string(name) + " must have " + expected + " cards a row, got " +
+                               std::to_string(a.shape(1)));
+    }
+  }
+  return hand_array(value, *widths.begin(), name);  // explains the dtype / shape problem
+}
+
+prial::Objective objective_from(const std::string& name) {
+  if (name == "lexicographic") return prial::Objective::Lexicographic;
+  if (name == "expected_points") return prial::Objective::ExpectedPoints;
+  throw prial::InvalidHand("objective must be 'lexicographic' or 'expected_points', got '" + name + "'");
+}
+
+// None -> -1; a Category (or its value) or its name ("PAIR", "pair").
+int min_category_from(const py::object& value) {
+  static const char* const kNames[prial::kCategories] = {"HIGH_CARD", "PAIR", "FLUSH",
+                                                         "RUN", "RUNNING_FLUSH", "PRIAL"};
+  if (value.is_none()) return -1;
+  if (py::isinstance<py::str>(value)) {
+    std::string name = value.cast<std::string>();
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : name) if (c == ' ') c = '_';
+    for (int i = 0; i < prial::kCategories; ++i) if (name == kNames[i]) return i;
+    throw prial::InvalidHand("min_category: unknown category '" + value.cast<std::string>() +
+                             "' (HIGH_CARD, PAIR, FLUSH, RUN, RUNNING_FLUSH, PRIAL)");
+  }
+  if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value)) {
+    const int v = value.cast<int>();
+    if (v >= 0 && v < prial::kCategories) return v;
+  }
+  throw prial::InvalidHand("min_category must be a prial.Category or its name, got " +
+                           py::repr(value).cast<std::string>());
+}
+
 int thread_count(const py::object& threads) {
   if (threads.is_none()) return 0;  // all cores
   const int n = threads.cast<int>();
@@ -112,7 +165,7 @@ int thread_count(const py::object& threads) {
 class PyEvaluator {
  public:
   explicit PyEvaluator(const prial::RulesConfig& rules)
-      : ev_(rules), descriptions_(ev_.table().slots()) {}
+      : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {}
 
   py::object evaluate(const py::handle& hand) {
     const std::vector<prial::Card> cards = cards_from(hand);
@@ -146,6 +199,95 @@ class PyEvaluator {
     return out;
   }
 
+  // ---- best of four / five -------------------------------------------
+
+  py::object best_of(const py::handle& hand) {
+    const std::vector<prial::Card> cards = cards_from(hand);
+    const prial::BestChoice c = best_of_->choose(cards.data(), cards.size());
+    std::vector<prial::Card> kept(c.kept.begin(), c.kept.end());
+    std::vector<prial::Card> discarded(c.discarded.begin(), c.discarded.begin() + c.discards);
+    return make_named_tuple(
+        result_types().best_hand,
+        {card_list(kept), card_list(discarded), py::int_(prial::strength_of_key(c.key)),
+         py::int_(c.key), category(c.slot), description(c.slot)});
+  }
+
+  py::array_t<prial::BestKey> best_of_batch(const py::object& hands, const py::object& threads) {
+    const py::array a = hand_array_of_widths(hands, {3, 4, 5}, "hands", "3, 4 or 5");
+    const auto rows = static_cast<std::size_t>(a.shape(0));
+    const auto width = static_cast<std::size_t>(a.shape(1));
+    const int n_threads = thread_count(threads);
+    py::array_t<prial::BestKey> out(static_cast<py::ssize_t>(rows));
+    const auto* in = static_cast<const prial::Card*>(a.data());
+    prial::BestKey* dst = out.mutable_data();
+    std::size_t bad;
+    {
+      // Safe without the GIL, as in evaluate_batch: both buffers are held by
+      // this frame and the C++ code touches no Python object (the lazy table
+      // build is guarded by its own once_flag).
+      py::gil_scoped_release release;
+      bad = best_of_->key_batch(in, rows, width, dst, n_threads);
+    }
+    if (bad != prial::kNoBadRow) {
+      throw prial::InvalidHand(ev_.explain_row(in, bad, width), static_cast<long long>(bad));
+    }
+    return out;
+  }
+
+  double best_of_build_seconds(std::size_t width) const { return best_of_->build_seconds(width); }
+
+  // ---- partitioning ---------------------------------------------------
+
+  py::object partition(const py::handle& hand, int hands, const std::string& objective,
+                       const py::object& min_category, int opponents) {
+    const std::vector<prial::Card> cards = cards_from(hand);
+    const prial::Partitioner& p =
+        partitioner(static_cast<int>(cards.size()), hands, objective, min_category, opponents);
+    const prial::Split s = p.split(cards.data(), cards.size());
+    py::list hand_lists, strengths, categories, descriptions;
+    for (int h = 0; h < s.formed; ++h) {
+      hand_lists.append(card_list({s.hands[h].begin(), s.hands[h].end()}));
+      strengths.append(py::int_(s.strengths[h]));
+      categories.append(category(s.slots[h]));
+      descriptions.append(description(s.slots[h]));
+    }
+    const py::object points = s.expected_points >= 0 ? py::object(py::float_(s.expected_points))
+                                                     : py::object(py::none());
+    return make_named_tuple(
+        result_types().split,
+        {hand_lists, card_list({s.discards.begin(), s.discards.begin() + s.discard_count}), strengths,
+         categories, descriptions, points, py::int_(s.candidates)});
+  }
+
+  py::tuple partition_batch(const py::object& deals, int hands, const std::string& objective,
+                            const py::object& min_category, int opponents, const py::object& threads) {
+    const py::array a = hand_array_of_widths(
+        deals, {13, 6, 7, 8, 9, 10, 11, 12, 14, 15}, "cards", "6 to 15");
+    const auto rows = static_cast<std::size_t>(a.shape(0));
+    const int n_threads = thread_count(threads);
+    const prial::Partitioner& p =
+        partitioner(static_cast<int>(a.shape(1)), hands, objective, min_category, opponents);
+    const auto k = static_cast<py::ssize_t>(hands);
+    py::array_t<prial::Card> out_hands({static_cast<py::ssize_t>(rows), k, py::ssize_t{3}});
+    py::array_t<prial::Strength> out_strengths({static_cast<py::ssize_t>(rows), k});
+    const auto* in = static_cast<const prial::Card*>(a.data());
+    prial::Card* dst_hands = out_hands.mutable_data();
+    prial::Strength* dst_strengths = out_strengths.mutable_data();
+    std::size_t bad;
+    {
+      // Safe without the GIL: the three buffers are held by this frame, the
+      // Partitioner lives in this evaluator's cache (never erased) and the
+      // C++ code touches no Python object.
+      py::gil_scoped_release release;
+      bad = p.split_batch(in, rows, dst_hands, dst_strengths, n_threads);
+    }
+    if (bad != prial::kNoBadRow) {
+      throw prial::InvalidHand(ev_.explain_row(in, bad, static_cast<std::size_t>(a.shape(1))),
+                               static_cast<long long>(bad));
+    }
+    return py::make_tuple(out_hands, out_strengths);
+  }
+
   int classes() const { return ev_.table().classes(); }
   std::size_t slots() const { return ev_.table().slots(); }
   int pack_size() const { return ev_.table().pack_size(); }
@@ -157,8 +299,40 @@ class PyEvaluator {
     return d;
   }
 
+  py::object category(std::uint32_t slot) const {
+    return result_types().categories[static_cast<std::size_t>(ev_.table().category(slot))];
+  }
+
+  // One Partitioner per option set, kept for the evaluator's lifetime (a
+  // handful at most): its minimum-category threshold and opponent model
+  // are then found once.
+  const prial::Partitioner& partitioner(int cards, int hands, const std::string& objective,
+                                        const py::object& min_category, int opponents) {
+    prial::PartitionOptions o;
+    o.cards = cards;
+    o.hands = hands;
+    o.objective = objective_from(objective);
+    o.min_category = min_category_from(min_category);
+    o.opponents = opponents;
+    if (o.objective == prial::Objective::Lexicographic) o.opponents = 0;  // unused: one cache entry
+    const auto key = std::make_tuple(o.cards, o.hands, static_cast<int>(o.objective), o.min_category,
+                                     o.opponents);
+    auto it = partitioners_.find(key);
+    if (it != partitioners_.end()) return *it->second;
+    std::unique_ptr<prial::Partitioner> made;
+    {
+      // The first expected-points use builds the opponent model (a fraction
+      // of a second); nothing Python is touched meanwhile.
+      py::gil_scoped_release release;
+      made = std::make_unique<prial::Partitioner>(prial::three_card_table(ev_.rules()), o);
+    }
+    return *partitioners_.emplace(key, std::move(made)).first->second;
+  }
+
   prial::Evaluator ev_;
+  std::shared_ptr<const prial::BestOfTable> best_of_;
   std::vector<py::object> descriptions_;
+  std::map<std::tuple<int, int, int, int, int>, std::unique_ptr<prial::Partitioner>> partitioners_;
 };
 
 }  // namespace
@@ -182,6 +356,10 @@ PYBIND11_MODULE(_core, m) {
   m.def("_register_types", [](py::object hand_value, py::list categories) {
     result_types().hand_value = std::move(hand_value);
     result_types().categories = std::move(categories);
+  });
+  m.def("_register_bestof_types", [](py::object best_hand, py::object split) {
+    result_types().best_hand = std::move(best_hand);
+    result_types().split = std::move(split);
   });
 
   py::class_<prial::RulesConfig>(m, "RulesConfig")
@@ -207,6 +385,17 @@ PYBIND11_MODULE(_core, m) {
       .def("evaluate", &PyEvaluator::evaluate, py::arg("hand"))
       .def("evaluate_batch", &PyEvaluator::evaluate_batch, py::arg("hands"), py::kw_only(),
            py::arg("threads") = py::none())
+      // best of four / five and partitioning
+      .def("best_of", &PyEvaluator::best_of, py::arg("cards"))
+      .def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("hands"), py::kw_only(),
+           py::arg("threads") = py::none())
+      .def("_best_of_build_seconds", &PyEvaluator::best_of_build_seconds, py::arg("width"))
+      .def("partition", &PyEvaluator::partition, py::arg("cards"), py::arg("hands") = 4,
+           py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(),
+           py::arg("opponents") = 3)
+      .def("partition_batch", &PyEvaluator::partition_batch, py::arg("cards"), py::arg("hands") = 4,
+           py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(),
+           py::arg("opponents") = 3, py::kw_only(), py::arg("threads") = py::none())
       .def_property_readonly("classes", &PyEvaluator::classes)
       .def_property_readonly("slots", &PyEvaluator::slots)
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);

@@ -8,14 +8,8 @@
 namespace prial {
 namespace {
 
-template <int K>
-constexpr std::array<std::uint32_t, kMaxPack + 1> binomial_column() {
-  std::array<std::uint32_t, kMaxPack + 1> col{};
-  for (int n = 0; n <= kMaxPack; ++n) col[n] = kBinomial(n, K);
-  return col;
-}
-constexpr auto kChoose2 = binomial_column<2>();
-constexpr auto kChoose3 = binomial_column<3>();
+constexpr const auto& kChoose2 = kChoose<2>;
+constexpr const auto& kChoose3 = kChoose<3>;
 
 // One contiguous range of rows.  Branch-free: a three-element sorting
 // network, the colex slot, one table load; an invalid row (out of range or

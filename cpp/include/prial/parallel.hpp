@@ -18,10 +18,12 @@ inline int default_threads() noexcept {
 
 // Calls fn(begin, end) on contiguous, disjoint ranges covering [0, rows),
 // one per thread; threads <= 0 means all cores.  fn must not throw.
+// `min_rows_per_thread` is lower for costly rows (e.g. partitioning a deal).
 template <class Fn>
-void parallel_for(std::size_t rows, int threads, Fn&& fn) {
+void parallel_for(std::size_t rows, int threads, Fn&& fn,
+                  std::size_t min_rows_per_thread = kMinRowsPerThread) {
   if (threads <= 0) threads = default_threads();
-  const std::size_t useful = std::max<std::size_t>(1, rows / kMinRowsPerThread);
+  const std::size_t useful = std::max<std::size_t>(1, rows / std::max<std::size_t>(1, min_rows_per_thread));
   const std::size_t parts = std::min<std::size_t>(static_cast<std::size_t>(threads), useful);
   if (parts <= 1) {
     fn(std::size_t{0}, rows);

@@ -30,6 +30,16 @@ struct Binomials {
 };
 inline constexpr Binomials kBinomial{};
 
+// C(n, K) for every n of the pack, as one array: the kernels' slot terms.
+template <int K>
+constexpr std::array<std::uint32_t, kMaxPack + 1> binomial_column() {
+  std::array<std::uint32_t, kMaxPack + 1> col{};
+  for (int n = 0; n <= kMaxPack; ++n) col[n] = kBinomial(n, K);
+  return col;
+}
+template <int K>
+inline constexpr std::array<std::uint32_t, kMaxPack + 1> kChoose = binomial_column<K>();
+
 // Slot of a strictly increasing triple.
 inline std::uint32_t three_card_slot(int c0, int c1, int c2) noexcept {
   return kBinomial(c0, 1) + kBinomial(c1, 2) + kBinomial(c2, 3);

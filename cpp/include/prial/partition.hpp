@@ -1,0 +1,105 @@
+// Splitting n cards into k three-card hands (SPEC §4): seven-, nine-,
+// thirteen- (Crash) and fifteen-card Brag.
+//
+// A split is k hands, strongest first, plus n - 3k (or more) discards.
+// Its *strength tuple* lists the hands' strengths in that order, 0 for a
+// hand not formed (only with a minimum category).  Two objectives:
+//
+// - Lexicographic: the tuple that is largest lexicographically (strongest
+//   first hand, then strongest second from the rest, ...).  Exact: every
+//   tie for a hand is followed, not just the first found.
+// - ExpectedPoints: the split with the most positions won on average
+//   against `opponents` opponents (a unique best hand at a position scores
+//   1, ties score nobody).  Scoring by position is monotone in each hand's
+//   strength, so the answer lies on the Pareto frontier of strength tuples;
+//   the search enumerates only that frontier (branch and bound: hands are
+//   taken strongest first from the triples sorted by strength, and a branch
+//   stops as soon as a frontier point found already dominates every
+//   completion) and scores each point with the opponent model.
+//
+// Opponent model: per position i, P(an opponent's i-th hand < s), estimated
+// once per (ruleset, cards, hands, minimum category) from kModelDeals
+// seeded random deals of the full pack played lexicographically, and
+// cached.  A hand of strength s wins position i with probability
+// P(< s)^opponents (opponents independent; card removal by our own hand
+// ignored).  Deterministic: the same input always gives the same split.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "prial/tables.hpp"
+
+namespace prial {
+
+enum class Objective : std::uint8_t { Lexicographic, ExpectedPoints };
+
+inline constexpr int kMinPartitionCards = 6;
+inline constexpr int kMaxPartitionCards = 15;
+inline constexpr int kMinPartitionHands = 2;
+inline constexpr int kMaxPartitionHands = 5;
+inline constexpr Card kNoCard = 255;  // marks an unformed hand in batch output
+inline constexpr int kModelDeals = 40000;
+inline constexpr std::uint64_t kModelSeed = 0x5052494131334342ull;  // fixed: deterministic answers
+
+struct PartitionOptions {
+  int cards = 13;
+  int hands = 4;
+  Objective objective = Objective::Lexicographic;
+  int min_category = -1;  // a Category value, or -1: any three cards form a hand
+  int opponents = 3;
+};
+
+struct Split {
+  std::array<std::array<Card, 3>, kMaxPartitionHands> hands{};  // strongest first; each hand highest card first
+  std::array<std::uint32_t, kMaxPartitionHands> slots{};        // three-card slot of each formed hand
+  std::array<Strength, kMaxPartitionHands> strengths{};         // 0 for an unformed hand
+  int formed = 0;                                                // formed hands come first
+  std::array<Card, kMaxPartitionCards> discards{};              // highest first (joker above ace)
+  int discard_count = 0;
+  double expected_points = -1;  // ExpectedPoints only; -1 otherwise
+  int candidates = 0;           // splits compared: Pareto frontier size / lexicographic leaves
+};
+
+class OpponentModel;
+
+class Partitioner {
+ public:
+  // Validates the options (throws InvalidHand); builds or fetches the
+  // opponent model for ExpectedPoints.
+  Partitioner(std::shared_ptr<const ThreeCardTable> table, const PartitionOptions& options);
+
+  const PartitionOptions& options() const noexcept { return options_; }
+  const ThreeCardTable& table() const noexcept { return *table_; }
+  // The weakest strength a formed hand may have (1 without a minimum).
+  Strength threshold() const noexcept { return threshold_; }
+
+  // Validates `count` cards (count, range, repeats; throws InvalidHand
+  // prefixed by `where`) and splits them.
+  Split split(const Card* cards, std::size_t count, const std::string& where = {}) const;
+
+  // Splits `rows` deals of options().cards cards stored back to back into
+  // hands_out (rows * hands * 3, kNoCard for unformed hands) and
+  // strengths_out (rows * hands, 0 for unformed).  Returns the first invalid
+  // row (no output written) or kNoBadRow.  Never throws.
+  std::size_t split_batch(const Card* deals, std::size_t rows, Card* hands_out,
+                          Strength* strengths_out, int threads) const noexcept;
+
+  // P(a hand of `strength` at `position` beats every opponent); ExpectedPoints only.
+  double win_probability(int position, Strength strength) const noexcept;
+
+  // Split without validation (cards known valid).
+  Split split_unchecked(const Card* cards) const noexcept;
+
+ private:
+  std::shared_ptr<const ThreeCardTable> table_;
+  PartitionOptions options_;
+  Strength threshold_ = 1;
+  std::shared_ptr<const OpponentModel> model_;
+};
+
+}  // namespace prial

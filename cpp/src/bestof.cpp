@@ -1,0 +1,260 @@
+#include "prial/bestof.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "prial/evaluator.hpp"
+#include "prial/parallel.hpp"
+
+namespace prial {
+namespace {
+
+constexpr const auto& kChoose2 = kChoose<2>;
+constexpr const auto& kChoose3 = kChoose<3>;
+constexpr const auto& kChoose4 = kChoose<4>;
+constexpr const auto& kChoose5 = kChoose<5>;
+
+// Branch-free by construction (masks, not std::min): with random hands a
+// compiler's branches here mispredict about half the time.
+inline void compare_swap(unsigned& a, unsigned& b) noexcept {
+  const unsigned swap = (a ^ b) & (0u - static_cast<unsigned>(b < a));
+  a ^= swap;
+  b ^= swap;
+}
+
+inline void prefetch(const void* address) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(address);
+#else
+  (void)address;
+#endif
+}
+
+// The colex slot of one row of W cards (any order): a sorting network and
+// the binomial sum, branch-free.  `valid` is 0 for a card out of range or a
+// repeated card, and the slot is then 0 (keeps the load inside the table).
+template <int W>
+inline std::uint32_t row_slot(const Card* h, unsigned pack, unsigned& valid) noexcept {
+  unsigned c[W];
+  for (int i = 0; i < W; ++i) c[i] = h[i];
+  if constexpr (W == 3) {
+    compare_swap(c[0], c[1]); compare_swap(c[1], c[2]); compare_swap(c[0], c[1]);
+  } else if constexpr (W == 4) {
+    compare_swap(c[0], c[1]); compare_swap(c[2], c[3]);
+    compare_swap(c[0], c[2]); compare_swap(c[1], c[3]);
+    compare_swap(c[1], c[2]);
+  } else {
+    // Optimal 9-comparator network for five inputs.
+    compare_swap(c[0], c[1]); compare_swap(c[3], c[4]);
+    compare_swap(c[2], c[4]); compare_swap(c[2], c[3]);
+    compare_swap(c[1], c[4]); compare_swap(c[0], c[3]);
+    compare_swap(c[0], c[2]); compare_swap(c[1], c[3]);
+    compare_swap(c[1], c[2]);
+  }
+  valid = c[W - 1] < pack;
+  for (int i = 1; i < W; ++i) valid &= c[i - 1] < c[i];
+  const unsigned top = valid ? c[W - 1] : static_cast<unsigned>(W - 1);
+  std::uint32_t slot = c[0] + kChoose2[c[1]] + kChoose3[W == 3 ? top : c[2]];
+  if constexpr (W >= 4) slot += kChoose4[W == 4 ? top : c[3]];
+  if constexpr (W == 5) slot += kChoose5[top];
+  return valid ? slot : 0u;
+}
+
+// One contiguous range of rows, in blocks: first every slot of the block
+// (prefetching its key), then the loads.  Kept in one loop, the long
+// sorting network leaves only a few table misses in flight; split, the
+// misses of a whole block overlap (3x on the 10 MB five-card table).
+template <int W>
+bool key_range(const Card* hands, std::size_t begin, std::size_t end, BestKey* out,
+               const BestKey* table, unsigned pack) noexcept {
+  constexpr std::size_t kBlock = 64;
+  std::uint32_t slots[kBlock];
+  unsigned valid_all = 1;
+  for (std::size_t base = begin; base < end; base += kBlock) {
+    const std::size_t count = std::min(kBlock, end - base);
+    for (std::size_t i = 0; i < count; ++i) {
+      unsigned valid;
+      slots[i] = row_slot<W>(hands + W * (base + i), pack, valid);
+      prefetch(table + slots[i]);
+      valid_all &= valid;
+    }
+    for (std::size_t i = 0; i < count; ++i) out[base + i] = table[slots[i]];
+  }
+  return valid_all == 0;
+}
+
+constexpr std::size_t kHugePage = std::size_t{1} << 21;
+
+}  // namespace
+
+// Large tables on 2 MB pages where the OS allows: a random lookup into the
+// 10-14 MB five-card table otherwise misses the TLB almost every time.
+KeyBuffer::KeyBuffer(std::size_t count) : size_(count) {
+  const std::size_t bytes = (count * sizeof(BestKey) + kHugePage - 1) / kHugePage * kHugePage;
+  data_ = static_cast<BestKey*>(std::aligned_alloc(kHugePage, bytes));
+  if (data_ == nullptr) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
+#endif
+}
+
+KeyBuffer::~KeyBuffer() { std::free(data_); }
+
+namespace {
+
+std::size_t width_index(std::size_t width) {
+  if (width < 3 || width > 5) {
+    throw InvalidHand("best of: expected 3, 4 or 5 cards, got " + std::to_string(width));
+  }
+  return width - 3;
+}
+
+std::string prefixed(const std::string& where, const std::string& what) {
+  return where.empty() ? what : where + ": " + what;
+}
+
+}  // namespace
+
+BestOfTable::BestOfTable(std::shared_ptr<const ThreeCardTable> three) : three_(std::move(three)) {}
+
+BestOfTable::Lazy& BestOfTable::lazy(std::size_t width) const {
+  Lazy& entry = lazy_[width_index(width)];
+  std::call_once(entry.once, [&] { build(width, entry); });
+  return entry;
+}
+
+const BestKey* BestOfTable::keys(std::size_t width) const { return lazy(width).keys->data(); }
+std::size_t BestOfTable::slots(std::size_t width) const { return lazy(width).keys->size(); }
+double BestOfTable::build_seconds(std::size_t width) const { return lazy(width).seconds; }
+
+// Every combination in colex order (so the running slot is the index): the
+// key is the best over its C(width, 3) kept threes of (strength, discards).
+void BestOfTable::build(std::size_t width, Lazy& into) const {
+  const auto start = std::chrono::steady_clock::now();
+  const int n = pack_size();
+  const Strength* strength = three_->strengths();
+  into.keys = std::make_unique<KeyBuffer>(kBinomial(n, static_cast<int>(width)));
+  BestKey* keys = into.keys->data();
+  auto s3 = [&](int x, int y, int z) { return strength[three_card_slot(x, y, z)]; };
+  std::size_t slot = 0;
+  if (width == 3) {
+    for (int c2 = 2; c2 < n; ++c2)
+      for (int c1 = 1; c1 < c2; ++c1)
+        for (int c0 = 0; c0 < c1; ++c0) keys[slot++] = make_key(s3(c0, c1, c2));
+  } else if (width == 4) {
+    for (int c3 = 3; c3 < n; ++c3)
+      for (int c2 = 2; c2 < c3; ++c2)
+        for (int c1 = 1; c1 < c2; ++c1)
+          for (int c0 = 0; c0 < c1; ++c0) {
+            keys[slot++] = std::max({make_key(s3(c1, c2, c3), discard_code(c0)),
+                                     make_key(s3(c0, c2, c3), discard_code(c1)),
+                                     make_key(s3(c0, c1, c3), discard_code(c2)),
+                                     make_key(s3(c0, c1, c2), discard_code(c3))});
+          }
+  } else {
+    for (int c4 = 4; c4 < n; ++c4)
+      for (int c3 = 3; c3 < c4; ++c3)
+        for (int c2 = 2; c2 < c3; ++c2)
+          for (int c1 = 1; c1 < c2; ++c1)
+            for (int c0 = 0; c0 < c1; ++c0) {
+              const int c[5] = {c0, c1, c2, c3, c4};
+              BestKey best = 0;
+              // Discard the pair (i, j); keep the other three in order.
+              for (int i = 0; i < 5; ++i)
+                for (int j = i + 1; j < 5; ++j) {
+                  int kept[3], k = 0;
+                  for (int m = 0; m < 5; ++m) if (m != i && m != j) kept[k++] = c[m];
+                  best = std::max(best, make_key(s3(kept[0], kept[1], kept[2]), discard_code(c[i]),
+                                                 discard_code(c[j])));
+                }
+              keys[slot++] = best;
+            }
+  }
+  into.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+BestKey BestOfTable::key(const Card* cards, std::size_t width, const std::string& where) const {
+  return choose(cards, width, where).key;
+}
+
+BestChoice BestOfTable::choose(const Card* cards, std::size_t width, const std::string& where) const {
+  if (width < 3 || width > 5) {
+    throw InvalidHand(prefixed(where, "expected 3, 4 or 5 cards, got " + std::to_string(width)));
+  }
+  validate_hand(cards, width, pack_size(), where);
+  // At most ten threes: a direct search is as fast as the tables here and
+  // also says which three to keep.
+  std::array<int, 5> c{};
+  for (std::size_t i = 0; i < width; ++i) c[i] = cards[i];
+  std::sort(c.begin(), c.begin() + static_cast<long>(width), std::greater<int>());
+  BestChoice best;
+  bool found = false;
+  const int w = static_cast<int>(width);
+  for (int x = 0; x < w; ++x)
+    for (int y = x + 1; y < w; ++y)
+      for (int z = y + 1; z < w; ++z) {
+        const std::uint32_t slot = three_card_slot(c[z], c[y], c[x]);
+        unsigned codes[2] = {0, 0};
+        Card dropped[2] = {0, 0};
+        int drops = 0;
+        for (int m = 0; m < w; ++m) {
+          if (m == x || m == y || m == z) continue;
+          dropped[drops] = static_cast<Card>(c[m]);
+          codes[drops++] = discard_code(c[m]);
+        }
+        const BestKey k = make_key(three_->strength(slot), codes[0], codes[1]);
+        if (found && k <= best.key) continue;
+        found = true;
+        best.key = k;
+        best.slot = slot;
+        best.kept = {static_cast<Card>(c[x]), static_cast<Card>(c[y]), static_cast<Card>(c[z])};
+        best.discards = drops;
+        // Higher discard first; a joker (code 14) above an ace.
+        if (drops == 2 && codes[1] > codes[0]) std::swap(dropped[0], dropped[1]);
+        best.discarded = {dropped[0], dropped[1]};
+      }
+  return best;
+}
+
+std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::size_t width,
+                                   BestKey* out, int threads) const {
+  const BestKey* table = keys(width);
+  const auto pack = static_cast<unsigned>(pack_size());
+  auto kernel = width == 3 ? key_range<3> : width == 4 ? key_range<4> : key_range<5>;
+  std::atomic<bool> any_bad{false};
+  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
+    if (kernel(hands, begin, end, out, table, pack)) any_bad = true;
+  });
+  if (!any_bad) return kNoBadRow;
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (!hand_problem(hands + width * i, width, pack_size()).empty()) return i;
+  }
+  return kNoBadRow;  // unreachable: a flagged range holds a bad row
+}
+
+std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules) {
+  static std::mutex mutex;
+  static std::map<RulesConfig, std::shared_ptr<const BestOfTable>> cache;
+  // Bounded like three_card_table(): unreferenced tables go past this size.
+  constexpr std::size_t kCacheLimit = 16;
+  auto three = three_card_table(rules);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= kCacheLimit) {
+    for (auto it = cache.begin(); it != cache.end();) {
+      it = it->second.use_count() == 1 ? cache.erase(it) : std::next(it);
+    }
+  }
+  auto& entry = cache[rules];
+  if (!entry) entry = std::make_shared<const BestOfTable>(std::move(three));
+  return entry;
+}
+
+}  // namespace prial

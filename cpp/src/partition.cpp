@@ -1,0 +1,405 @@
+#include "prial/partition.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "prial/bestof.hpp"
+#include "prial/evaluator.hpp"
+#include "prial/parallel.hpp"
+
+namespace prial {
+namespace {
+
+constexpr int kMaxTriples = 455;  // C(15, 3)
+// Deals below which another thread costs more than it saves.
+constexpr std::size_t kMinDealsPerThread = 64;
+
+struct TriplePositions {
+  std::uint16_t mask;
+  std::array<std::uint8_t, 3> at;  // increasing positions
+};
+
+// Every triple of positions 0..14 in colex order, so the first C(n, 3) are
+// exactly the triples of an n-card deal.
+const std::array<TriplePositions, kMaxTriples>& triple_positions() {
+  static const auto triples = [] {
+    std::array<TriplePositions, kMaxTriples> t{};
+    int i = 0;
+    for (int c = 2; c < kMaxPartitionCards; ++c)
+      for (int b = 1; b < c; ++b)
+        for (int a = 0; a < b; ++a) {
+          t[i++] = {static_cast<std::uint16_t>((1u << a) | (1u << b) | (1u << c)),
+                    {static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b),
+                     static_cast<std::uint8_t>(c)}};
+        }
+    return t;
+  }();
+  return triples;
+}
+
+using Tuple = std::array<Strength, kMaxPartitionHands>;
+using Path = std::array<int, kMaxPartitionHands>;  // indices into the sorted candidates
+
+// componentwise a >= b over the first k places
+bool covers(const Tuple& a, const Tuple& b, int k) {
+  for (int i = 0; i < k; ++i) if (a[i] < b[i]) return false;
+  return true;
+}
+
+// One deal: its formable hands sorted strongest first, and both searches.
+class Search {
+ public:
+  Search(const ThreeCardTable& table, int hands, Strength threshold, const Card* cards, int n)
+      : n_(n), k_(hands) {
+    std::copy(cards, cards + n, cards_.begin());
+    std::sort(cards_.begin(), cards_.begin() + n);
+    const auto& positions = triple_positions();
+    const int triples = static_cast<int>(kBinomial(n, 3));
+    // strength in the high bits, the triple's index in the low: one sort
+    // gives strongest first, ties in a fixed order.
+    std::array<std::uint32_t, kMaxTriples> order;
+    for (int t = 0; t < triples; ++t) {
+      const auto& p = positions[t].at;
+      const std::uint32_t slot = three_card_slot(cards_[p[0]], cards_[p[1]], cards_[p[2]]);
+      const Strength s = table.strength(slot);
+      if (s >= threshold) order[count_++] = (static_cast<std::uint32_t>(s) << 16) | (kMaxTriples - t);
+    }
+    std::sort(order.begin(), order.begin() + count_, std::greater<std::uint32_t>());
+    for (int i = 0; i < count_; ++i) {
+      const int t = kMaxTriples - static_cast<int>(order[i] & 0xFFFFu);
+      mask_[i] = positions[t].mask;
+      strength_[i] = static_cast<Strength>(order[i] >> 16);
+      triple_[i] = t;
+    }
+  }
+
+  // Largest strength tuple lexicographically.
+  Split lexicographic() {
+    have_best_ = false;
+    lex(0, 0);
+    Split s = make_split(best_path_, best_depth_);
+    s.candidates = leaves_;
+    return s;
+  }
+
+  // The Pareto frontier of strength tuples; returns its size.
+  int frontier() {
+    frontier_.clear();
+    front(0, 0, 0);
+    return static_cast<int>(frontier_.size());
+  }
+
+  template <class Score>
+  Split best_on_frontier(Score&& score) {
+    const int size = frontier();
+    std::size_t best = 0;
+    double best_score = -1;
+    for (std::size_t i = 0; i < frontier_.size(); ++i) {
+      const double v = score(frontier_[i].tuple);
+      // Ties: the lexicographically larger tuple, so the answer is fixed.
+      if (v > best_score + 1e-12 ||
+          (std::abs(v - best_score) <= 1e-12 && frontier_[i].tuple > frontier_[best].tuple)) {
+        best = i;
+        best_score = v;
+      }
+    }
+    Split s = make_split(frontier_[best].path, frontier_[best].depth);
+    s.expected_points = best_score;
+    s.candidates = size;
+    return s;
+  }
+
+ private:
+  struct Point {
+    Tuple tuple;
+    Path path;
+    int depth;
+  };
+
+  int first_disjoint(int from, unsigned used) const {
+    for (int i = from; i < count_; ++i) if ((mask_[i] & used) == 0) return i;
+    return -1;
+  }
+
+  Tuple current(int depth) const {
+    Tuple t{};
+    for (int i = 0; i < depth; ++i) t[i] = strength_[path_[i]];
+    return t;
+  }
+
+  // Exact: the strongest next hand, following every triple that ties for it;
+  // a branch whose prefix already falls behind the best found stops.
+  void lex(int depth, unsigned used) {
+    const int first = depth < k_ ? first_disjoint(0, used) : -1;
+    if (first < 0) {
+      ++leaves_;
+      const Tuple t = current(depth);
+      if (!have_best_ || t > best_tuple_) {
+        best_tuple_ = t;
+        best_path_ = path_;
+        best_depth_ = depth;
+        have_best_ = true;
+      }
+      return;
+    }
+    const Strength s = strength_[first];
+    if (have_best_) {
+      Tuple prefix = current(depth);
+      prefix[depth] = s;
+      for (int i = 0; i <= depth; ++i) {
+        if (prefix[i] != best_tuple_[i]) {
+          if (prefix[i] < best_tuple_[i]) return;
+          break;
+        }
+      }
+    }
+    for (int j = first; j < count_ && strength_[j] == s; ++j) {
+      if (mask_[j] & used) continue;
+      path_[depth] = j;
+      lex(depth + 1, used | mask_[j]);
+    }
+  }
+
+  bool dominated(const Tuple& bound) const {
+    for (const Point& p : frontier_) if (covers(p.tuple, bound, k_)) return true;
+    return false;
+  }
+
+  void add_leaf(int depth) {
+    const Tuple t = current(depth);
+    if (dominated(t)) return;
+    frontier_.erase(std::remove_if(frontier_.begin(), frontier_.end(),
+                                   [&](const Point& p) { return covers(t, p.tuple, k_); }),
+                    frontier_.end());
+    frontier_.push_back({t, path_, depth});
+  }
+
+  // Hands in non-increasing strength, each from later in the sorted list
+  // than the one before, so every split is met once; a branch stops when a
+  // point found already covers its best completion (each later hand at most
+  // as strong as the one being placed).
+  void front(int depth, unsigned used, int from) {
+    if (depth == k_) return add_leaf(depth);
+    const int first = first_disjoint(from, used);
+    if (first < 0) {
+      // Fewer hands are a split of their own only when nothing else can be
+      // formed (a minimum category); otherwise another order reaches it.
+      if (first_disjoint(0, used) < 0) add_leaf(depth);
+      return;
+    }
+    if (depth == k_ - 1) {  // the last hand: only the strongest left matters
+      path_[depth] = first;
+      return add_leaf(depth + 1);
+    }
+    Tuple bound = current(depth);
+    for (int j = first; j < count_; ++j) {
+      if (mask_[j] & used) continue;
+      for (int i = depth; i < k_; ++i) bound[i] = strength_[j];
+      if (dominated(bound)) break;  // later j are no stronger
+      path_[depth] = j;
+      front(depth + 1, used | mask_[j], j + 1);
+    }
+  }
+
+  Split make_split(const Path& path, int depth) const {
+    Split s;
+    s.formed = depth;
+    unsigned used = 0;
+    const auto& positions = triple_positions();
+    for (int h = 0; h < depth; ++h) {
+      const auto& p = positions[triple_[path[h]]].at;
+      s.hands[h] = {cards_[p[2]], cards_[p[1]], cards_[p[0]]};
+      s.slots[h] = three_card_slot(cards_[p[0]], cards_[p[1]], cards_[p[2]]);
+      s.strengths[h] = strength_[path[h]];
+      used |= mask_[path[h]];
+    }
+    for (int h = depth; h < kMaxPartitionHands; ++h) s.hands[h] = {kNoCard, kNoCard, kNoCard};
+    for (int i = n_ - 1; i >= 0; --i) {
+      if (!((used >> i) & 1u)) s.discards[s.discard_count++] = cards_[i];
+    }
+    // Highest first by the discard code (a joker above an ace), then index.
+    std::stable_sort(s.discards.begin(), s.discards.begin() + s.discard_count,
+                     [](Card a, Card b) { return discard_code(a) > discard_code(b); });
+    return s;
+  }
+
+  int n_, k_;
+  std::array<Card, kMaxPartitionCards> cards_{};
+  int count_ = 0;
+  std::array<std::uint16_t, kMaxTriples> mask_{};
+  std::array<Strength, kMaxTriples> strength_{};
+  std::array<int, kMaxTriples> triple_{};
+
+  Path path_{};
+  // lexicographic
+  bool have_best_ = false;
+  Tuple best_tuple_{};
+  Path best_path_{};
+  int best_depth_ = 0;
+  int leaves_ = 0;
+  // frontier
+  std::vector<Point> frontier_;
+};
+
+// Deterministic, portable generator (SplitMix64).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, bound) up to a bias below 2^-32: fine for a model.
+  unsigned below(unsigned bound) { return static_cast<unsigned>(((next() >> 32) * bound) >> 32); }
+
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace
+
+// P(an opponent's hand at each position is weaker than s), from seeded
+// deals played lexicographically.
+class OpponentModel {
+ public:
+  explicit OpponentModel(const Partitioner& lexicographic)
+      : hands_(lexicographic.options().hands), stride_(lexicographic.table().classes() + 2) {
+    const int n = lexicographic.options().cards;
+    const int pack = lexicographic.table().pack_size();
+    std::vector<std::uint32_t> counts(static_cast<std::size_t>(hands_ * stride_), 0);
+    std::array<Card, kMaxPack> deck{};
+    for (int c = 0; c < pack; ++c) deck[c] = static_cast<Card>(c);
+    SplitMix64 rng(kModelSeed);
+    for (int deal = 0; deal < kModelDeals; ++deal) {
+      for (int i = 0; i < n; ++i) {  // partial Fisher-Yates: the first n cards
+        const unsigned j = static_cast<unsigned>(i) + rng.below(static_cast<unsigned>(pack - i));
+        std::swap(deck[i], deck[j]);
+      }
+      const Split s = lexicographic.split_unchecked(deck.data());
+      for (int h = 0; h < hands_; ++h) ++counts[h * stride_ + s.strengths[h]];
+    }
+    below_.assign(counts.size(), 0.0);
+    for (int h = 0; h < hands_; ++h) {
+      double running = 0;
+      for (int s = 0; s < stride_; ++s) {
+        below_[h * stride_ + s] = running / kModelDeals;
+        running += counts[h * stride_ + s];
+      }
+    }
+  }
+
+  double below(int position, Strength s) const noexcept { return below_[position * stride_ + s]; }
+
+ private:
+  int hands_;
+  int stride_;
+  std::vector<double> below_;
+};
+
+namespace {
+
+std::shared_ptr<const OpponentModel> opponent_model(const Partitioner& lexicographic) {
+  static std::mutex mutex;
+  using Key = std::tuple<RulesConfig, int, int, int>;
+  static std::map<Key, std::shared_ptr<const OpponentModel>> cache;
+  const auto& o = lexicographic.options();
+  const Key key{lexicographic.table().rules(), o.cards, o.hands, o.min_category};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& entry = cache[key];
+  if (!entry) entry = std::make_shared<const OpponentModel>(lexicographic);
+  return entry;
+}
+
+}  // namespace
+
+Partitioner::Partitioner(std::shared_ptr<const ThreeCardTable> table, const PartitionOptions& options)
+    : table_(std::move(table)), options_(options) {
+  const auto& o = options_;
+  if (o.cards < kMinPartitionCards || o.cards > kMaxPartitionCards) {
+    throw InvalidHand("partition: expected " + std::to_string(kMinPartitionCards) + " to " +
+                      std::to_string(kMaxPartitionCards) + " cards, got " + std::to_string(o.cards));
+  }
+  if (o.hands < kMinPartitionHands || o.hands > kMaxPartitionHands) {
+    throw InvalidHand("partition: hands must be " + std::to_string(kMinPartitionHands) + " to " +
+                      std::to_string(kMaxPartitionHands) + ", got " + std::to_string(o.hands));
+  }
+  if (3 * o.hands > o.cards) {
+    throw InvalidHand("partition: " + std::to_string(o.cards) + " cards cannot form " +
+                      std::to_string(o.hands) + " hands of three");
+  }
+  if (o.min_category < -1 || o.min_category >= kCategories) {
+    throw InvalidHand("partition: min_category must be a Category, got " + std::to_string(o.min_category));
+  }
+  if (o.min_category >= 0) {
+    // Categories hold contiguous strength ranges in every ruleset, so "at
+    // least this category" is "at least its weakest strength".
+    threshold_ = 0;
+    for (std::uint32_t slot = 0; slot < table_->slots(); ++slot) {
+      if (static_cast<int>(table_->category(slot)) != o.min_category) continue;
+      const Strength s = table_->strength(slot);
+      if (threshold_ == 0 || s < threshold_) threshold_ = s;
+    }
+  }
+  if (o.objective == Objective::ExpectedPoints) {
+    if (o.opponents < 1 || (o.opponents + 1) * o.cards > table_->pack_size()) {
+      throw InvalidHand("partition: opponents must be 1 to " +
+                        std::to_string(table_->pack_size() / o.cards - 1) + " for " +
+                        std::to_string(o.cards) + "-card deals from a " +
+                        std::to_string(table_->pack_size()) + "-card pack, got " +
+                        std::to_string(o.opponents));
+    }
+    PartitionOptions lex = o;
+    lex.objective = Objective::Lexicographic;
+    model_ = opponent_model(Partitioner(table_, lex));
+  }
+}
+
+double Partitioner::win_probability(int position, Strength strength) const noexcept {
+  if (!model_ || strength == 0) return 0;
+  return std::pow(model_->below(position, strength), options_.opponents);
+}
+
+Split Partitioner::split_unchecked(const Card* cards) const noexcept {
+  Search search(*table_, options_.hands, threshold_, cards, options_.cards);
+  if (options_.objective == Objective::Lexicographic) return search.lexicographic();
+  return search.best_on_frontier([&](const auto& tuple) {
+    double points = 0;
+    for (int h = 0; h < options_.hands; ++h) points += win_probability(h, tuple[h]);
+    return points;
+  });
+}
+
+Split Partitioner::split(const Card* cards, std::size_t count, const std::string& where) const {
+  if (count != static_cast<std::size_t>(options_.cards)) {
+    throw InvalidHand((where.empty() ? std::string() : where + ": ") + "expected " +
+                      std::to_string(options_.cards) + " cards, got " + std::to_string(count));
+  }
+  validate_hand(cards, count, table_->pack_size(), where);
+  return split_unchecked(cards);
+}
+
+std::size_t Partitioner::split_batch(const Card* deals, std::size_t rows, Card* hands_out,
+                                     Strength* strengths_out, int threads) const noexcept {
+  const auto n = static_cast<std::size_t>(options_.cards);
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (!hand_problem(deals + n * r, n, table_->pack_size()).empty()) return r;
+  }
+  const auto k = static_cast<std::size_t>(options_.hands);
+  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      const Split s = split_unchecked(deals + n * r);
+      for (std::size_t h = 0; h < k; ++h) {
+        std::copy(s.hands[h].begin(), s.hands[h].end(), hands_out + (r * k + h) * 3);
+        strengths_out[r * k + h] = s.strengths[h];
+      }
+    }
+  }, kMinDealsPerThread);
+  return kNoBadRow;
+}
+
+}  // namespace prial

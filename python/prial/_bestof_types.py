@@ -1,0 +1,46 @@
+"""Result types of best-of-four/five and partitioning (SPEC §4)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._types import Category
+
+
+class BestHand(NamedTuple):
+    """The best three of three, four or five cards.
+
+    ``key`` compares hands of the same size under the same rules: higher
+    wins, equal keys tie, the discard tie-break included.  Layout:
+    ``strength << 8 | higher discard << 4 | lower discard``, a discard
+    coded by rank (deuce 1 .. ace 13, a joker 14, suits never rank).
+    """
+
+    kept: list[int]  # strongest first
+    discarded: list[int]  # higher first
+    strength: int  # three-card strength of the kept three
+    key: int
+    category: Category
+    description: str
+
+    def __str__(self) -> str:
+        return self.description
+
+
+class Split(NamedTuple):
+    """n cards split into three-card hands, strongest first, plus discards.
+
+    Only formed hands are listed (a minimum category may form fewer).
+    ``expected_points`` is the modelled points per deal for the
+    ``expected_points`` objective (``None`` otherwise); ``candidates`` is how
+    many splits were compared (the Pareto frontier for expected points, the
+    tie-following leaves for lexicographic).
+    """
+
+    hands: list[list[int]]
+    discards: list[int]
+    strengths: list[int]
+    categories: list[Category]
+    descriptions: list[str]
+    expected_points: float | None
+    candidates: int

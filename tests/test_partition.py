@@ -1,0 +1,206 @@
+"""Partitioning (SPEC §4) against brute-force enumeration of every split."""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+import prial
+from conftest import random_hands
+
+
+@lru_cache(maxsize=None)
+def every_split(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every choice of k disjoint triples of n positions (the rest discarded):
+    (splits as triple ids (count, k), the triples as positions (C(n,3), 3))."""
+    triples = list(itertools.combinations(range(n), 3))
+    triple_id = {t: i for i, t in enumerate(triples)}
+    out: list[tuple[int, ...]] = []
+
+    def extend(free: list[int], chosen: tuple[int, ...], drops: int) -> None:
+        if len(chosen) == k:
+            out.append(chosen)
+            return
+        first, rest = free[0], free[1:]
+        if drops:  # the smallest free position is a discard ...
+            extend(rest, chosen, drops - 1)
+        for a, b in itertools.combinations(rest, 2):  # ... or in a hand
+            extend([x for x in rest if x not in (a, b)], chosen + (triple_id[(first, a, b)],), drops)
+
+    extend(list(range(n)), (), n - 3 * k)
+    return np.array(out, dtype=np.int16), np.array(triples, dtype=np.intp)
+
+
+def split_tuples(ev: prial.Evaluator, deal: np.ndarray, k: int, threshold: int = 1) -> np.ndarray:
+    """The sorted strength tuple (strongest first) of every split of a deal;
+    hands below `threshold` do not count (0), as under a minimum category."""
+    splits, triples = every_split(len(deal), k)
+    strengths = ev.evaluate_batch(np.ascontiguousarray(deal[triples])).astype(np.int64)
+    strengths[strengths < threshold] = 0
+    return -np.sort(-strengths[splits], axis=1)
+
+
+def lexicographic_max(tuples: np.ndarray) -> list[int]:
+    packed = np.zeros(len(tuples), dtype=np.int64)
+    for col in range(tuples.shape[1]):
+        packed = packed << 12 | tuples[:, col]  # strengths < 4096
+    return tuples[int(np.argmax(packed))].tolist()
+
+
+def pareto_frontier(tuples: np.ndarray) -> np.ndarray:
+    unique = np.unique(tuples, axis=0)[::-1]  # lexicographically descending
+    frontier: list[np.ndarray] = []
+    for t in unique:  # nothing later can dominate an earlier tuple
+        if not frontier or not (np.array(frontier) >= t).all(axis=1).any():
+            frontier.append(t)
+    return np.array(frontier)
+
+
+@pytest.mark.parametrize("n,k,count", [(13, 4, 200_200), (9, 3, 280), (15, 5, 1_401_400), (7, 2, 70),
+                                       (12, 4, 15_400), (10, 3, 2_800)])
+def test_split_counts(n, k, count):
+    assert len(every_split(n, k)[0]) == count
+
+
+@pytest.mark.parametrize("n,k,deals", [(13, 4, 30), (9, 3, 200), (7, 2, 200), (10, 3, 100), (15, 5, 4)])
+def test_lexicographic_matches_brute_force(brag, n, k, deals):
+    for deal in random_hands(deals, n, seed=n * 10 + k):
+        split = brag.partition(deal.tolist(), hands=k)
+        assert split.strengths == lexicographic_max(split_tuples(brag, deal, k))
+        assert [brag.evaluate(h).strength for h in split.hands] == split.strengths
+
+
+@pytest.mark.parametrize("rules", [prial.Rules(jokers=2), prial.Rules(wild="deuces"),
+                                   prial.Rules(preset="three_card_poker", lowball=True)])
+def test_lexicographic_other_rulesets(rules):
+    ev = prial.Evaluator(rules)
+    for deal in random_hands(8, 13, seed=5, pack=ev.pack_size):
+        assert ev.partition(deal.tolist()).strengths == lexicographic_max(split_tuples(ev, deal, 4))
+
+
+def pair_threshold(ev: prial.Evaluator) -> int:
+    """The weakest strength of a pair: hands at least this strong are 'at least a pair'."""
+    hands = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
+    strengths = ev.evaluate_batch(hands)
+    pairs = [s for h, s in zip(hands.tolist(), strengths.tolist()) if ev.evaluate(h).category == prial.Category.PAIR]
+    return min(pairs)
+
+
+def test_min_category_matches_brute_force(brag):
+    threshold = pair_threshold(brag)
+    fewer = 0
+    for deal in random_hands(30, 13, seed=11):
+        split = brag.partition(deal.tolist(), min_category="PAIR")
+        expected = lexicographic_max(split_tuples(brag, deal, 4, threshold))
+        assert split.strengths == [s for s in expected if s]
+        assert all(c >= prial.Category.PAIR for c in split.categories)
+        fewer += len(split.hands) < 4
+        assert split == brag.partition(deal.tolist(), min_category=prial.Category.PAIR)
+    assert fewer > 0  # random deals rarely hold four pairs or better
+
+
+def test_min_category_forms_fewer_hands():
+    cards = "As Ah 9d 6c 2s Kh 4d"  # a pair of aces; no run, no flush
+    split = prial.partition(cards, hands=2, min_category="PAIR")
+    assert split.descriptions == ["Pair of aces, king kicker"]
+    assert split.discards == prial.parse_cards("9d 6c 4d 2s")
+    assert len(prial.partition(cards, hands=2).hands) == 2
+    deal = np.array([prial.parse_cards(cards)], np.uint8)
+    hands, strengths = prial.partition_batch(deal, hands=2, min_category="PAIR")
+    assert (hands[0, 1:] == 255).all() and (strengths[0, 1:] == 0).all()
+    assert strengths[0, 0] == split.strengths[0]
+
+
+@pytest.mark.parametrize("min_category", [None, "PAIR"])
+def test_expected_points_lies_on_the_frontier(brag, min_category):
+    threshold = 1 if min_category is None else pair_threshold(brag)
+    for deal in random_hands(10, 13, seed=21):
+        split = brag.partition(deal.tolist(), objective="expected_points", min_category=min_category)
+        frontier = pareto_frontier(split_tuples(brag, deal, 4, threshold))
+        assert split.candidates == len(frontier)
+        ours = split.strengths + [0] * (4 - len(split.strengths))
+        assert any(list(p) == ours for p in frontier.tolist())
+        assert 0 < split.expected_points <= 4
+
+
+def test_expected_points_is_deterministic():
+    deals = random_hands(50, 13, seed=8)
+    first = [prial.partition(d.tolist(), objective="expected_points") for d in deals]
+    fresh = prial.Evaluator()
+    assert first == [fresh.partition(d.tolist(), objective="expected_points") for d in deals]
+
+
+def test_expected_points_balances_hands():
+    # Lexicographic puts the prial first and leaves junk; expected points may
+    # trade first-hand strength for later positions, never the other way.
+    wins_later = 0
+    for deal in random_hands(200, 13, seed=9).tolist():
+        lex = prial.partition(deal)
+        ep = prial.partition(deal, objective="expected_points")
+        assert ep.strengths <= lex.strengths  # lexicographic is the lexicographic maximum
+        wins_later += ep.strengths[-1] > lex.strengths[-1]
+    assert wins_later > 0
+
+
+@pytest.mark.parametrize("objective", ["lexicographic", "expected_points"])
+@pytest.mark.parametrize("min_category", [None, "PAIR"])
+def test_every_card_once(objective, min_category):
+    for deal in random_hands(100, 13, seed=4).tolist():
+        s = prial.partition(deal, objective=objective, min_category=min_category)
+        used = [c for h in s.hands for c in h] + s.discards
+        assert sorted(used) == sorted(deal)
+        assert s.strengths == sorted(s.strengths, reverse=True)
+        assert all(h == sorted(h, reverse=True) for h in s.hands)
+        assert len(s.hands) == len(s.strengths) == len(s.categories) == len(s.descriptions)
+        assert (s.expected_points is None) == (objective == "lexicographic")
+
+
+@pytest.mark.parametrize("objective", ["lexicographic", "expected_points"])
+def test_batch_matches_scalar(objective):
+    deals = random_hands(300, 13, seed=6)
+    hands, strengths = prial.partition_batch(deals, objective=objective, threads=2)
+    assert hands.shape == (300, 4, 3) and hands.dtype == np.uint8
+    assert strengths.shape == (300, 4) and strengths.dtype == np.uint16
+    for row, deal in enumerate(deals.tolist()):
+        s = prial.partition(deal, objective=objective)
+        assert hands[row].tolist() == s.hands and strengths[row].tolist() == s.strengths
+
+
+def test_other_games():
+    nine = prial.partition("As Ad Ah Ks Kd Kh Qs Qd Qh", hands=3)
+    assert nine.categories == [prial.Category.PRIAL] * 3 and nine.discards == []
+    seven = prial.partition("As Ks Qs 2d 2h 9c 5c", hands=2)
+    assert seven.descriptions[0] == "Running flush, A-K-Q" and len(seven.discards) == 1
+    assert len(prial.partition(random_hands(1, 15, seed=1)[0].tolist(), hands=5).hands) == 5
+    assert len(prial.partition(random_hands(1, 10, seed=1)[0].tolist(), hands=3).discards) == 1
+
+
+@pytest.mark.parametrize("cards,kwargs,match", [
+    ("As Kd Qh Jc", {}, "6 to 15 cards"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s Ac Kc Qc", {}, "6 to 15 cards"),
+    ("As As Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {}, "duplicate"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"hands": 5}, "cannot form 5 hands"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"hands": 1}, "hands must be"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"objective": "greedy"}, "objective"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"min_category": "TRIPS"}, "min_category"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"objective": "expected_points", "opponents": 4}, "opponents"),
+    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s X", {}, "joker"),
+])
+def test_bad_input(cards, kwargs, match):
+    with pytest.raises(prial.InvalidHandError, match=match):
+        prial.partition(cards, **kwargs)
+
+
+def test_bad_batch_names_the_row():
+    deals = random_hands(20, 13, seed=3)
+    deals[12, 5] = deals[12, 0]
+    with pytest.raises(prial.InvalidHandError, match="row 12") as info:
+        prial.partition_batch(deals)
+    assert info.value.row == 12
+    with pytest.raises(prial.InvalidHandError):
+        prial.partition_batch(np.zeros((2, 5), np.uint8))
+    with pytest.raises(prial.InvalidHandError):
+        prial.partition_batch(deals.astype(np.int32))
