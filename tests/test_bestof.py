@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import prial
-from conftest import random_hands
+from .conftest import random_hands
 
 RULESETS = {
     "brag": prial.Rules(),

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import prial
-from conftest import random_hands
+from .conftest import random_hands
 
 
 @lru_cache(maxsize=None)

@@ -15,7 +15,9 @@
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/partition.hpp"
+#include "prial/odds.hpp"
 #include "prial/rules.hpp"
+#include "prial/showdown.hpp"
 
 namespace py = pybind11;
 
@@ -288,6 +290,7 @@ class PyEvaluator {
     return py::make_tuple(out_hands, out_strengths);
   }
 
+  const prial::Evaluator& core() const noexcept { return ev_; }
   int classes() const { return ev_.table().classes(); }
   std::size_t slots() const { return ev_.table().slots(); }
   int pack_size() const { return ev_.table().pack_size(); }
@@ -334,6 +337,74 @@ class PyEvaluator {
   std::vector<py::object> descriptions_;
   std::map<std::tuple<int, int, int, int, int>, std::unique_ptr<prial::Partitioner>> partitioners_;
 };
+
+// ---- Showdown and odds (issue 4): sees in bulk, category counts, equity ----
+
+py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object& seer,
+                                         const py::object& seen, const py::object& threads) {
+  const py::array a = hand_array(seer, 3, "seer_cards");
+  const py::array b = hand_array(seen, 3, "seen_cards");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  if (static_cast<std::size_t>(b.shape(0)) != rows) {
+    throw prial::InvalidHand("seer_cards has " + std::to_string(rows) + " rows but seen_cards has " +
+                             std::to_string(b.shape(0)));
+  }
+  const int n_threads = thread_count(threads);
+  py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(rows));
+  const auto* seer_in = static_cast<const prial::Card*>(a.data());
+  const auto* seen_in = static_cast<const prial::Card*>(b.data());
+  std::uint8_t* dst = out.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
+    // referenced by this frame and the C++ code touches no Python object.
+    py::gil_scoped_release release;
+    bad = prial::showdown_batch3(ev.core(), seer_in, seen_in, rows, dst, n_threads);
+  }
+  if (bad != prial::kNoBadRow) {
+    throw prial::InvalidHand(prial::explain_showdown_row(ev.core(), seer_in, seen_in, bad, 3),
+                             static_cast<long long>(bad));
+  }
+  return out;
+}
+
+// (win, tie, lose) counts over every deal (samples == 0) or `samples` seeded deals.
+py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py::handle& dead,
+                        int opponents, std::uint64_t samples, std::uint64_t seed) {
+  const std::vector<prial::Card> cards = cards_from(hand);
+  if (cards.size() != 3) {
+    throw prial::InvalidHand("hand: expected 3 cards, got " + std::to_string(cards.size()));
+  }
+  const std::vector<prial::Card> dead_cards = cards_from(dead);
+  const auto& table = ev.core().table();
+  const std::vector<prial::Card> unseen =
+      prial::unseen_cards(table, cards.data(), cards.size(), dead_cards.data(), dead_cards.size());
+  prial::OutcomeCounts counts;
+  {
+    // Safe without the GIL: only C++ vectors owned by this frame are used.
+    py::gil_scoped_release release;
+    counts = samples == 0 ? prial::equity_exact(table, cards.data(), unseen, opponents)
+                          : prial::equity_sampled(table, cards.data(), unseen, opponents, samples, seed);
+  }
+  return py::make_tuple(counts.win, counts.tie, counts.lose);
+}
+
+void bind_showdown_and_odds(py::module_& m) {
+  m.def("showdown_batch", &showdown_batch, py::arg("evaluator"), py::arg("seer_cards"),
+        py::arg("seen_cards"), py::kw_only(), py::arg("threads") = py::none());
+  m.def("category_counts", [](const PyEvaluator& ev, int width) {
+    std::array<std::uint64_t, prial::kCategories> counts;
+    {
+      // Safe without the GIL: reads the shared immutable table only.
+      py::gil_scoped_release release;
+      counts = prial::category_counts(ev.core().table(), width);
+    }
+    return std::vector<std::uint64_t>(counts.begin(), counts.end());
+  }, py::arg("evaluator"), py::arg("cards"));
+  m.def("equity_counts", &equity_counts, py::arg("evaluator"), py::arg("hand"), py::arg("dead"),
+        py::arg("opponents"), py::arg("samples"), py::arg("seed"));
+  m.def("deal_count", &prial::deal_count, py::arg("unseen"), py::arg("hand_size"), py::arg("opponents"));
+}
 
 }  // namespace
 
@@ -399,6 +470,8 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("classes", &PyEvaluator::classes)
       .def_property_readonly("slots", &PyEvaluator::slots)
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
+
+  bind_showdown_and_odds(m);
 
   m.def("parse_cards", [](const py::str& text) {
     const std::string s = text.cast<std::string>();

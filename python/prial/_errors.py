@@ -16,3 +16,12 @@ class InvalidHandError(ValueError):
         super().__init__(message)
         self.row = row
         self.field = field
+
+
+class InvalidShowdownError(InvalidHandError):
+    """A showdown, Crash deal or casino settlement that is not a legal situation.
+
+    Raised for requests that are well-formed cards but impossible play: an
+    open player seeing a blind one, an unknown seer, a card held by two
+    players, negative stakes, a false six-pairs declaration.
+    """

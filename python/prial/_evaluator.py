@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from . import _core
 from ._rules import Rules
 
@@ -30,3 +32,9 @@ class Evaluator(_core.Evaluator):
 
     def __repr__(self) -> str:
         return f"Evaluator({self._rules!r})"
+
+
+@functools.lru_cache(maxsize=32)
+def evaluator_for(rules: Rules | None) -> Evaluator:
+    """One shared Evaluator per ruleset (``None``: standard Brag)."""
+    return Evaluator(rules)

@@ -1,0 +1,151 @@
+"""Casino Brag / Three Card Poker settlement and exact house edges (SPEC §5)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import prial
+from prial import Category, InvalidHandError
+
+
+def bets(result: prial.CasinoResult) -> dict[str, tuple[str, int]]:
+    return {b.bet: (b.outcome, b.net) for b in result.bets}
+
+
+def test_dealer_not_qualifying_pays_ante_and_returns_play():
+    r = prial.settle_casino("9s 9h 4d", "Jc 8d 3h", 10, 10)
+    assert not r.dealer_qualifies
+    assert bets(r)["ante"] == ("win", 10) and bets(r)["play"] == ("push", 0)
+    assert r.net == 10
+
+
+def test_queen_high_qualifies():
+    r = prial.settle_casino("Ks 9h 4d", "Qc 3d 2h", 10, 10)
+    assert r.dealer_qualifies and bets(r)["ante"] == ("win", 10) and bets(r)["play"] == ("win", 10)
+
+
+def test_dealer_better_wins_ante_and_play():
+    r = prial.settle_casino("Ks 9h 4d", "2c 2d 5h", 10, 10)
+    assert bets(r)["ante"] == ("lose", -10) and bets(r)["play"] == ("lose", -10) and r.net == -20
+
+
+def test_equal_hands_push():
+    r = prial.settle_casino("7s 7h Qc", "7d 7c Qh", 5, 5)
+    assert bets(r)["ante"] == ("push", 0) and bets(r)["play"] == ("push", 0) and r.net == 0
+
+
+def test_fold_loses_the_ante_whatever_the_dealer_holds():
+    r = prial.settle_casino("5s 3h 2d", "Jc 8d 3c", 10, pair_bonus=0)
+    assert r.folded and bets(r) == {"ante": ("lose", -10)} and r.net == -10
+
+
+@pytest.mark.parametrize("hand, pays", [
+    ("5s 5h 5d", 5), ("Js Ts 9s", 4), ("Js Th 9s", 1), ("Ks 9s 4s", 0), ("Ks Kh 4s", 0),
+])
+def test_ante_bonus_lines(hand, pays):
+    r = prial.settle_casino(hand, "Ac Kd 2c", 10, 10)
+    assert bets(r)["ante_bonus"] == ("win" if pays else "none", 10 * pays)
+
+
+@pytest.mark.parametrize("hand, spec, pair_plus", [
+    ("5s 5h 5d", 40, 30), ("Js Ts 9s", 30, 40), ("Js Th 9s", 6, 6), ("Ks 9s 4s", 4, 4),
+    ("Ks Kh 4s", 1, 1), ("Ks 9h 4s", -1, -1),
+])
+def test_pair_bonus_lines(hand, spec, pair_plus):
+    for table, pays in ((prial.SPEC_PAYTABLE, spec), (prial.PAIR_PLUS_1_4_6_30_40, pair_plus)):
+        r = prial.settle_casino(hand, "Ac Kd 2c", 10, None, pair_bonus=3, paytable=table)
+        assert bets(r)["pair_bonus"][1] == 3 * pays
+        assert r.net == -10 + 3 * pays  # folded: the ante is lost, the pair bonus still settles
+
+
+def test_three_card_poker_ranking():
+    # Under Three Card Poker a running flush beats a prial; A-2-3 is the lowest run.
+    r = prial.settle_casino("4h 3h 2h", "Ac Ad As", 1, 1, game="three_card_poker")
+    assert bets(r)["ante"] == ("win", 1)
+    r = prial.settle_casino("4h 3h 2h", "Ac Ad As", 1, 1, game="brag")
+    assert bets(r)["ante"] == ("lose", -1)
+
+
+def test_play_multiple_configurable():
+    double = prial.Paytable.make("double", {Category.PRIAL: 5}, {Category.PAIR: 1}, play_multiple=2)
+    r = prial.settle_casino("Ks 9h 4d", "Qc 3d 2h", 10, 20, paytable=double)
+    assert bets(r)["play"] == ("win", 20)
+    with pytest.raises(InvalidHandError, match="play must be ante x 2 = 20"):
+        prial.settle_casino("Ks 9h 4d", "Qc 3d 2h", 10, 10, paytable=double)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"ante": -1}, "ante must not be negative"),
+    ({"ante": 0}, "ante must be at least 1"),
+    ({"ante": 5, "pair_bonus": -2}, "pair_bonus must not be negative"),
+    ({"ante": 5, "play": 7}, "play must be ante x 1 = 5"),
+    ({"ante": 5, "game": "poker"}, "game must be one of"),
+    ({"ante": 5, "paytable": "nope"}, "paytable must be"),
+    ({"ante": 5, "dealer": "Ks 2c 3c"}, "card Ks appears in both"),
+    ({"ante": 5, "dealer": "2c 3c"}, "dealer has 2 cards"),
+])
+def test_bad_casino_input(kwargs, message):
+    args = {"player": "Ks 9h 4d", "dealer": "Qc 3d 2h", **kwargs}
+    with pytest.raises(InvalidHandError, match=message):
+        prial.settle_casino(**args)
+
+
+def test_result_to_dict_is_plain():
+    data = prial.settle_casino("5s 5h 5d", "Qc 3d 2h", 1, 1, 1).to_dict()
+    assert json.loads(json.dumps(data)) == data and data["net"] == 1 + 1 + 5 + 40
+
+
+# ---- house edge: an independent count over suit classes ----
+
+SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
+
+
+def _edge_by_suit_classes(paytable: prial.Paytable, game: str) -> tuple[Fraction, Fraction]:
+    """Each player hand's class under suit permutations, weighted by its
+    size; every dealer hand of the other 49 cards compared directly."""
+    ev = prial.Evaluator(prial.Rules(preset=game))
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+    strength = ev.evaluate_batch(hands).astype(np.int64)
+    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), hands.astype(np.uint64)), axis=1)
+    # Qualifying: anything but a high card, or a high card with a queen or better.
+    top_rank = hands.max(axis=1) // 4
+    category = {tuple(h): ev.evaluate(list(h)).category for h in hands.tolist()}
+    qualifies = np.array([category[tuple(h)] != Category.HIGH_CARD for h in hands.tolist()]) | (top_rank >= 10)
+    classes: dict[tuple[int, ...], int] = {}
+    for h in hands.tolist():
+        canon = min(tuple(sorted(4 * (c // 4) + p[c % 4] for c in h)) for p in SUIT_PERMUTATIONS)
+        classes[canon] = classes.get(canon, 0) + 1
+    ante_total = Fraction(0)
+    pair_total = 0
+    m = paytable.play_multiple
+    for canon, weight in classes.items():
+        mask = sum(1 << c for c in canon)
+        mine = ev.evaluate(list(canon))
+        free = (masks & np.uint64(mask)) == 0
+        s, q = strength[free], qualifies[free]
+        play = (np.where(~q, 1, np.where(mine.strength > s, 1 + m, np.where(mine.strength < s, -1 - m, 0))).sum()
+                + paytable.ante_pays(mine.category) * len(s))
+        ante_total += weight * Fraction(max(int(play), -len(s)), len(s))
+        pays = paytable.pair_pays(mine.category)
+        pair_total += weight * (pays if pays else -1)
+    return -ante_total / len(hands), -Fraction(pair_total, len(hands))
+
+
+@pytest.mark.parametrize("game", ["brag", "three_card_poker"])
+@pytest.mark.parametrize("name", sorted(prial.PAYTABLES))
+def test_house_edge_matches_an_independent_count(name, game):
+    edge = prial.house_edge(name, game)
+    ante, pair = _edge_by_suit_classes(prial.PAYTABLES[name], game)
+    assert edge.ante == ante and edge.pair_bonus == pair
+
+
+def test_known_published_figures():
+    # Three Card Poker Pair Plus 1-4-6-30-40: 2.32% (the published figure).
+    edge = prial.house_edge(prial.PAIR_PLUS_1_4_6_30_40, "three_card_poker")
+    assert round(float(edge.pair_bonus), 4) == 0.0232
+    assert edge.play_threshold == "High card, Q-6-4"  # the well-known "play Q-6-4 or better"

@@ -1,0 +1,246 @@
+"""Showdown adjudication (SPEC §5): sees, blind rules, agreed showdowns,
+pots and covering, and sees in bulk."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import prial
+from prial import InvalidHandError, InvalidShowdownError, Player
+
+from .conftest import random_hands
+
+
+def see(seer_cards: str, seen_cards: str, **kw) -> prial.ShowdownResult:
+    return prial.showdown([Player("seer", seer_cards), Player("seen", seen_cards)], seer="seer", **kw)
+
+
+# ---- a see between two players ----
+
+def test_seer_strictly_better_wins():
+    r = see("Ah As Kd", "Qh Qs Ad")
+    assert r.kind == "see" and r.winners == ("seer",) and r.decided_by == "hand"
+    assert "Pair of aces" in r.reason
+
+
+def test_seer_worse_loses():
+    r = see("4s 3h 2d", "Kd Kh 4c")  # 4-3-2 run beats pair of kings
+    assert r.winners == ("seer",)
+    r = see("Kd Kh 4c", "4s 3h 2d")
+    assert r.winners == ("seen",) and r.decided_by == "hand"
+
+
+def test_three_card_tie_goes_to_the_seen_player():
+    r = see("7s 7h Qc", "7d 7c Qh")
+    assert r.winners == ("seen",)
+    assert r.decided_by == "seer_loses_ties" and "seer loses ties" in r.reason
+
+
+def test_result_describes_each_hand():
+    r = see("3s 2h Ah", "Kd Kh 4c")
+    assert r.hand("seer").description == "Run, 3-2-A"
+    assert r.hand("seen").category == prial.Category.PAIR
+    assert r.hand("seer").strength == prial.evaluate("3s 2h Ah").strength
+
+
+# ---- blind players ----
+
+def test_you_cannot_see_a_blind_man():
+    with pytest.raises(InvalidShowdownError, match="cannot see a blind man"):
+        prial.showdown([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c", blind=True)], seer="a")
+
+
+def test_blind_player_may_see_an_open_one():
+    r = prial.showdown([Player("a", "3s 2h Ah", blind=True), Player("b", "Kd Kh 4c")], seer="a")
+    assert r.winners == ("a",)
+
+
+@pytest.mark.parametrize("seer", ["a", "b"])
+def test_both_blind_either_may_call_and_ties_go_against_the_payer(seer):
+    r = prial.showdown([Player("a", "7s 7h Qc", blind=True), Player("b", "7d 7c Qh", blind=True)], seer=seer)
+    assert r.winners == (("b",) if seer == "a" else ("a",))
+    assert isinstance(InvalidShowdownError("x"), InvalidHandError)
+
+
+# ---- agreed showdown of three or more ----
+
+def test_agreed_showdown_strongest_wins():
+    r = prial.showdown([Player("a", "Kd Kh 4c"), Player("b", "3s 3h 3d"), Player("c", "As Ks Qs")])
+    assert r.kind == "agreed" and r.winners == ("b",) and r.seer is None
+
+
+def test_multiway_exact_tie_shares_with_odd_chips_in_seat_order():
+    players = [Player("a", "7s 7h Qc", stake=4), Player("b", "2c 3c 5d", stake=3),
+               Player("c", "7d 7c Qh", stake=3)]
+    r = prial.showdown(players, pot=1)
+    assert r.winners == ("a", "c") and r.decided_by == "shared" and "pot shared" in r.reason
+    assert r.payouts == {"a": 6, "b": 0, "c": 5}  # 11 chips: 5 each, the odd chip to seat a
+
+
+# ---- covering the pot ----
+
+def _cover(coverer_cards: str) -> prial.ShowdownResult:
+    players = [Player("a", "Kd Kh 4c", stake=10), Player("b", "Qs Qh 9d", stake=10),
+               Player("c", coverer_cards)]
+    return prial.showdown(players, seer="b", coverer="c", old_pot=25)
+
+
+def test_cover_coverer_better_takes_the_old_pot():
+    r = _cover("As Ad 2h")
+    assert r.winners == ("a",) and r.cover.winners == ("c",) and r.cover.decided_by == "hand"
+    assert r.payouts == {"a": 20, "b": 0, "c": 25}
+
+
+def test_cover_coverer_worse_loses_the_old_pot():
+    r = _cover("Js Jd 2h")
+    assert r.cover.winners == ("a",)
+    assert r.payouts == {"a": 45, "b": 0, "c": 0}
+
+
+def test_cover_tie_goes_to_the_new_pot_winner():
+    r = _cover("Ks Kc 4d")
+    assert r.cover.winners == ("a",) and r.cover.decided_by == "tie_to_new_pot_winner"
+    assert r.payouts["c"] == 0 and r.payouts["a"] == 45
+
+
+def test_cover_against_a_shared_new_pot_splits_the_old_pot_too():
+    players = [Player("a", "7s 7h Qc", stake=5), Player("b", "7d 7c Qh", stake=5),
+               Player("c", "2c 3d 5h"), ]
+    r = prial.showdown(players, coverer="c", old_pot=7)
+    assert r.cover.winners == ("a", "b")
+    assert r.payouts == {"a": 9, "b": 8, "c": 0}
+
+
+# ---- payouts always balance (property) ----
+
+@st.composite
+def tables(draw):
+    n = draw(st.integers(2, 6))
+    deck = draw(st.permutations(range(52)))
+    stakes = draw(st.lists(st.integers(0, 1000), min_size=n, max_size=n))
+    blind = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    coverer = draw(st.none() | st.integers(0, n - 1)) if n >= 3 else None
+    if coverer is not None:
+        stakes[coverer] = 0
+    players = [Player(f"p{i}", list(deck[3 * i:3 * i + 3]), blind[i], stakes[i]) for i in range(n)]
+    contenders = [p for i, p in enumerate(players) if i != coverer]
+    seer = None
+    if len(contenders) == 2 and draw(st.booleans()):
+        a, b = contenders
+        seer = a.id if (a.blind or not b.blind) else b.id  # a legal see
+    return players, seer, coverer, draw(st.integers(0, 500)), draw(st.integers(0, 500))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_payouts_always_balance_and_are_integers(table):
+    players, seer, coverer, pot, old_pot = table
+    if coverer is None:
+        old_pot = 0
+    r = prial.showdown(players, seer, pot=pot, old_pot=old_pot,
+                       coverer=None if coverer is None else players[coverer].id)
+    total = pot + old_pot + sum(p.stake for p in players)
+    if total == 0:
+        assert r.payouts is None
+        return
+    assert all(type(v) is int and v >= 0 for v in r.payouts.values())
+    assert sum(r.payouts.values()) == total
+    assert set(r.payouts) == {p.id for p in players}
+    shares = [r.payouts[w] for w in r.winners]
+    if r.cover is None:
+        assert max(shares) - min(shares) <= 1
+    losers = set(r.payouts) - set(r.winners) - set(r.cover.winners if r.cover else ())
+    assert all(r.payouts[p] == 0 for p in losers)
+    json.dumps(r.to_dict())
+
+
+# ---- bad input ----
+
+@pytest.mark.parametrize("players, kwargs, message", [
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c")], {"seer": "z"}, "seer 'z' is not a player"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Ah 4c")], {}, "card Ah appears in both"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c 5c")], {}, "player 'b' has 4 cards"),
+    ([Player("a", "3s 2h"), Player("b", "Kd Kh")], {}, "cards_per_hand must be 3, 4 or 5"),
+    ([Player("a", "3s 2h Ah", stake=-1), Player("b", "Kd Kh 4c")], {}, "stake must not be negative"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c")], {"pot": -5}, "pot must not be negative"),
+    ([Player("a", "3s 2h Ah"), Player("a", "Kd Kh 4c")], {}, "'a' is used twice"),
+    ([Player("a", "3s 2h Ah")], {}, "at least 2 players"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c"), Player("c", "5c 6c 7d")], {"seer": "a"},
+     "a see is between two players"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c"), Player("c", "5c 6c 7d")], {"coverer": "q"},
+     "coverer 'q' is not a player"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c"), Player("c", "5c 6c 7d", stake=3)],
+     {"coverer": "c"}, "their chips belong in old_pot"),
+    ([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c")], {"old_pot": 4}, "no coverer"),
+    ([Player("a", "3s 2h Zh"), Player("b", "Kd Kh 4c")], {}, "player 'a'.*unknown rank"),
+    ([Player("a", "3s 3s Ah"), Player("b", "Kd Kh 4c")], {}, "card 3s appears twice in player 'a'"),
+])
+def test_bad_input_is_rejected_by_name(players, kwargs, message):
+    with pytest.raises(InvalidHandError, match=message):
+        prial.showdown(players, **kwargs)
+
+
+# ---- showdown_batch ----
+
+def _split(rows: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    deal = random_hands(rows, 6, seed)
+    return np.ascontiguousarray(deal[:, :3]), np.ascontiguousarray(deal[:, 3:])
+
+
+@pytest.mark.parametrize("rules", [None, prial.Rules(preset="teen_patti"), prial.Rules(wild="deuces")])
+def test_batch_matches_strength_comparison(rules):
+    seer, seen = _split(200_000, 7)
+    ev = prial.Evaluator(rules)
+    expected = (ev.evaluate_batch(seer) > ev.evaluate_batch(seen)).astype(np.uint8)
+    got = prial.showdown_batch(seer, seen, rules=rules)
+    assert got.dtype == np.uint8 and got.shape == (200_000,)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(prial.showdown_batch(seer, seen, rules=rules, threads=1), expected)
+
+
+def test_batch_ties_go_to_the_seen_player():
+    seer = np.array([prial.parse_cards("7s 7h Qc")], dtype=np.uint8)
+    seen = np.array([prial.parse_cards("7d 7c Qh")], dtype=np.uint8)
+    assert prial.showdown_batch(seer, seen).tolist() == [0]
+    assert prial.showdown_batch(seen, seer).tolist() == [0]
+
+
+def test_batch_agrees_with_showdown():
+    seer, seen = _split(300, 11)
+    batch = prial.showdown_batch(seer, seen)
+    for i in range(300):
+        r = prial.showdown([Player("s", seer[i].tolist()), Player("t", seen[i].tolist())], seer="s")
+        assert batch[i] == (r.winners == ("s",))
+
+
+def test_batch_rejects_a_card_in_both_hands_naming_the_row():
+    seer, seen = _split(1000, 3)
+    seen[417, 2] = seer[417, 0]
+    with pytest.raises(InvalidHandError, match="row 417: card .* is in both hands") as info:
+        prial.showdown_batch(seer, seen)
+    assert info.value.row == 417
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a, b: (a, b[:-1]), "rows"),
+    (lambda a, b: (a.astype(np.int64), b), "uint8"),
+    (lambda a, b: (a[:, :2].copy(), b), r"shape \(N, 3\)"),
+    (lambda a, b: (a, np.asfortranarray(b)), "non-contiguous"),
+])
+def test_batch_bad_arrays(change, message):
+    seer, seen = _split(10, 5)
+    a, b = change(seer, seen)
+    with pytest.raises(InvalidHandError, match=message):
+        prial.showdown_batch(a, b)
+
+
+def test_batch_bad_card_row_named():
+    seer, seen = _split(50, 9)
+    seer[31, 1] = 60
+    with pytest.raises(InvalidHandError, match="row 31: seer: position 1: card index 60"):
+        prial.showdown_batch(seer, seen)
