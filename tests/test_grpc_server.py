@@ -21,6 +21,10 @@ import prial
 from prial.client import Client, PrialRpcError
 
 
+ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown",
+            "SettleCasino", "Odds", "Equity")
+
+
 def test_health_serving(grpc_client):
     assert grpc_client.health() == "SERVING"
     assert grpc_client.health("prial.v1.Prial") == "SERVING"
@@ -37,7 +41,7 @@ def test_reflection_lists_the_service(grpc_server):
         services = set(database.get_services())
         assert {"prial.v1.Prial", "grpc.health.v1.Health"} <= services
         methods = {m.name for m in database.FindFileContainingSymbol("prial.v1.Prial").service[0].method}
-        assert {"Evaluate", "EvaluateStream"} <= methods
+        assert methods == set(ALL_RPCS)
 
 
 def test_one_log_line_per_call_without_card_contents(grpc_server, grpc_client):
@@ -68,7 +72,7 @@ def test_generated_code_matches_runtime_versions():
     assert version(grpc.__version__) >= version(prial_pb2_grpc.GRPC_GENERATED_VERSION)
     # Generated from this tree's proto: every RPC and message is present.
     service = prial_pb2.DESCRIPTOR.services_by_name["Prial"]
-    assert {"Evaluate", "EvaluateStream"} <= {m.name for m in service.methods}
+    assert {m.name for m in service.methods} == set(ALL_RPCS)
 
 
 # -- limits --------------------------------------------------------------------
@@ -94,6 +98,13 @@ def test_batch_over_the_limit_is_resource_exhausted(limited_server):
             list(client.evaluate_stream([random_hands(10, 3, seed=2), random_hands(1001, 3, seed=3)]))
         assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert "batch 1" in info.value.message
+        with pytest.raises(PrialRpcError) as info:
+            both = random_hands(1001, 6, seed=4)
+            client.showdown_batch(np.ascontiguousarray(both[:, :3]), np.ascontiguousarray(both[:, 3:]))
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with pytest.raises(PrialRpcError) as info:
+            client.equity("Ts 9s 8d", 3, samples=10_001)  # 10 x --max-batch deals at most
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 def test_message_over_the_size_limit_is_resource_exhausted(limited_server):

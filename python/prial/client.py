@@ -12,7 +12,7 @@ carrying the status code and the BadRequest field violations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Union
 
 import grpc
 import numpy as np
@@ -20,15 +20,30 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from ._errors import InvalidHandError
+from ._bestof_types import Split
+from ._casino import SPEC_PAYTABLE, Paytable
+from ._crash import CrashPlayer
+from ._errors import InvalidHandError, InvalidShowdownError
 from ._prefork import MiB
+from ._results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
 from ._rpc_types import Evaluation, FieldViolation
 from ._rules import Rules
-from ._wire import rules_to_proto
+from ._showdown import Player
+from ._types import Category
+from ._wire import (
+    GAMES,
+    OBJECTIVES,
+    cards_to_proto,
+    paytable_to_proto,
+    result_from_proto,
+    rules_to_proto,
+)
 from .v1 import prial_pb2 as pb
 from .v1 import prial_pb2_grpc as pb_grpc
 
 __all__ = ["Client", "Evaluation", "FieldViolation", "PrialRpcError"]
+
+CardsLike = Union[str, Sequence[int]]
 
 class PrialRpcError(Exception):
     """A call failed: ``code`` (grpc.StatusCode), ``message`` (the server's
@@ -147,6 +162,81 @@ class Client:
         except grpc.RpcError as error:
             raise PrialRpcError.from_rpc_error(error) from None
 
+    def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
+                  min_category: Category | str | None = None, opponents: int = 3, *,
+                  rules: Rules | None = None, timeout: float | None = None) -> Split:
+        """``Evaluator(rules).partition(...)`` on the server."""
+        request = pb.PartitionRequest(
+            rules=rules_to_proto(rules), cards=cards_to_proto(cards, "cards"), hands=hands,
+            objective=_number(OBJECTIVES, objective, "objective"), opponents=opponents)
+        if min_category is not None:
+            request.min_category = _category_number(min_category)
+        return result_from_proto(self._call(self._stub.Partition, request, timeout), Split)
+
+    def showdown(self, players: Sequence[Player], seer: str | None = None, *, rules: Rules | None = None,
+                 cards_per_hand: int | None = None, pot: int = 0, coverer: str | None = None,
+                 old_pot: int = 0, timeout: float | None = None) -> ShowdownResult:
+        """``prial.showdown(...)`` on the server."""
+        request = pb.ShowdownRequest(
+            rules=rules_to_proto(rules),
+            players=[pb.Player(id=p.id, cards=cards_to_proto(p.cards, f"player {p.id!r}"), blind=p.blind,
+                               stake=_chips(p.stake, f"player {p.id!r} stake")) for p in players],
+            seer=seer, cards_per_hand=cards_per_hand or 0, pot=_chips(pot, "pot"), coverer=coverer,
+            old_pot=_chips(old_pot, "old_pot"))
+        return result_from_proto(self._call(self._stub.Showdown, request, timeout), ShowdownResult)
+
+    def showdown_batch(self, seer_cards: np.ndarray, seen_cards: np.ndarray, *, rules: Rules | None = None,
+                       timeout: float | None = None) -> np.ndarray:
+        """``prial.showdown_batch(...)`` on the server: uint8 (N,) 1 where the seer wins."""
+        request = pb.ShowdownBatchRequest(
+            rules=rules_to_proto(rules),
+            seer_cards=_hand_bytes(seer_cards, (3,), "seer_cards"),
+            seen_cards=_hand_bytes(seen_cards, (3,), "seen_cards"))
+        response = self._call(self._stub.ShowdownBatch, request, timeout)
+        return np.frombuffer(response.seer_wins, dtype=np.uint8)
+
+    def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
+                       min_category: Category | str | None = None, rules: Rules | None = None,
+                       timeout: float | None = None) -> CrashResult:
+        """``prial.crash_showdown(...)`` on the server."""
+        request = pb.CrashShowdownRequest(
+            rules=rules_to_proto(rules),
+            players=[pb.CrashPlayer(
+                id=p.id, hands=[cards_to_proto(h, f"player {p.id!r} hand") for h in p.hands],
+                discards=cards_to_proto(p.discards, f"player {p.id!r} discards"),
+                declare_six_pairs=p.declare_six_pairs) for p in players],
+            weights=[] if scoring == "points" else list(scoring))
+        if min_category is not None:
+            request.min_category = _category_number(min_category)
+        return result_from_proto(self._call(self._stub.CrashShowdown, request, timeout), CrashResult)
+
+    def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
+                      pair_bonus: int = 0, *, paytable: Paytable | str = SPEC_PAYTABLE, game: str = "brag",
+                      timeout: float | None = None) -> CasinoResult:
+        """``prial.settle_casino(...)`` on the server."""
+        request = pb.SettleCasinoRequest(
+            player=cards_to_proto(player, "player"), dealer=cards_to_proto(dealer, "dealer"),
+            ante=_chips(ante, "ante"), play=None if play is None else _chips(play, "play"),
+            pair_bonus=_chips(pair_bonus, "pair_bonus"), game=_number(GAMES, game, "game"))
+        if isinstance(paytable, str):
+            request.paytable_name = paytable
+        else:
+            request.paytable.CopyFrom(paytable_to_proto(paytable))
+        return result_from_proto(self._call(self._stub.SettleCasino, request, timeout), CasinoResult)
+
+    def odds(self, rules: Rules | None = None, cards: int = 3, *, timeout: float | None = None) -> Odds:
+        """``prial.odds(...)`` on the server."""
+        request = pb.OddsRequest(rules=rules_to_proto(rules), cards=cards)
+        return result_from_proto(self._call(self._stub.Odds, request, timeout), Odds)
+
+    def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
+               samples: int | None = None, seed: int = 0, timeout: float | None = None) -> Equity:
+        """``prial.equity(...)`` on the server."""
+        request = pb.EquityRequest(
+            rules=rules_to_proto(rules), hand=cards_to_proto(hand, "hand"), opponents=opponents,
+            dead=cards_to_proto(dead, "dead"), samples=samples, seed=seed)
+        return result_from_proto(self._call(self._stub.Equity, request, timeout), Equity)
+
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The server's health status name for ``service`` ("" = the whole
         server, or "prial.v1.Prial"): "SERVING" or "NOT_SERVING"."""
@@ -158,14 +248,42 @@ class Client:
         grpc.channel_ready_future(self._channel).result(timeout=timeout)
 
 
+def _hand_bytes(hands: np.ndarray, widths: tuple[int, ...], field: str) -> bytes:
+    if not isinstance(hands, np.ndarray) or hands.dtype != np.uint8 or hands.ndim != 2 or hands.shape[1] not in widths:
+        shape = getattr(hands, "shape", None)
+        raise InvalidHandError(
+            f"{field} must be a numpy uint8 array of shape (N, {'|'.join(map(str, widths))}), "
+            f"got {getattr(hands, 'dtype', type(hands).__name__)} {shape}", field=field)
+    return np.ascontiguousarray(hands).tobytes()
+
+
+def _number(table: dict[int, str | None], option: str, field: str) -> int:
+    for number, name in table.items():
+        if number and name == option:
+            return number
+    raise InvalidHandError(f"{field} must be one of {', '.join(sorted({n for n in table.values() if n}))}; "
+                           f"got {option!r}", field=field)
+
+
+def _category_number(category: Category | str) -> int:
+    try:
+        return int(Category[category.upper()] if isinstance(category, str) else Category(category))
+    except (KeyError, ValueError):
+        raise InvalidHandError(f"min_category must be a prial.Category or its name, got {category!r}") from None
+
+
+def _chips(value: int, field: str) -> int:
+    # Negative chips cannot travel (uint64); refuse them here, as the server would.
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidShowdownError(f"{field} must be a whole number of chips >= 0, got {value!r}")
+    return value
+
+
 def evaluate_request(hands: np.ndarray | Sequence[str], rules: Rules | None, describe: bool) -> pb.EvaluateRequest:
     request = pb.EvaluateRequest(rules=rules_to_proto(rules), describe=describe)
     if isinstance(hands, np.ndarray):
-        if hands.dtype != np.uint8 or hands.ndim != 2 or hands.shape[1] not in (3, 4, 5):
-            raise InvalidHandError(
-                f"hands must be a numpy uint8 array of shape (N, 3|4|5), got {hands.dtype} {hands.shape}")
+        request.cards = _hand_bytes(hands, (3, 4, 5), "hands")
         request.hand_size = hands.shape[1]
-        request.cards = np.ascontiguousarray(hands).tobytes()
     elif isinstance(hands, str):
         raise InvalidHandError("hands must be a sequence of hands, not one string")
     else:

@@ -39,7 +39,20 @@ from ._errors import InvalidHandError
 from ._evaluator import Evaluator
 from ._prefork import ServeOptions, configure_logging, write_port_file
 from ._rules import Rules
-from ._wire import rules_from_proto
+from ._casino import settle_casino
+from ._crash import CrashPlayer, crash_showdown
+from ._odds import equity, odds
+from ._showdown import Player, showdown, showdown_batch
+from ._wire import (
+    GAMES,
+    OBJECTIVES,
+    choice,
+    cards_from_proto,
+    category_from_proto,
+    paytable_from_proto,
+    result_to_proto,
+    rules_from_proto,
+)
 from .v1 import prial_pb2 as pb
 from .v1 import prial_pb2_grpc as pb_grpc
 
@@ -216,6 +229,7 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
 class PrialService(pb_grpc.PrialServicer):
     def __init__(self, options: ServeOptions, observer: Observer) -> None:
         self.max_batch = options.max_batch
+        self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
         self.threads = options.native_threads()
         self.observer = observer
 
@@ -238,6 +252,100 @@ class PrialService(pb_grpc.PrialServicer):
                 raise BatchTooLarge(f"batch {index}: {exc}") from None
             response.batch_index = index
             yield response
+
+    @rpc(default_field="cards")
+    def Partition(self, request: pb.PartitionRequest, context: grpc.ServicerContext, call: Call) -> pb.PartitionResponse:
+        ev = ruleset(rules_from_proto(request.rules)).evaluator  # keeps its partitioners cached
+        call.hands = 1
+        split = ev.partition(
+            cards_from_proto(request.cards),
+            hands=request.hands if request.HasField("hands") else 4,
+            objective=choice(OBJECTIVES, request.objective, "objective"),
+            min_category=category_from_proto(request, "min_category"),
+            opponents=request.opponents if request.HasField("opponents") else 3,
+        )
+        return result_to_proto(split, pb.PartitionResponse)
+
+    @rpc(default_field="players")
+    def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> pb.ShowdownResponse:
+        players = [Player(p.id, cards_from_proto(p.cards), p.blind, p.stake) for p in request.players]
+        call.hands = len(players)
+        result = showdown(
+            players,
+            seer=request.seer if request.HasField("seer") else None,
+            rules=rules_from_proto(request.rules),
+            cards_per_hand=request.cards_per_hand or None,
+            pot=request.pot,
+            coverer=request.coverer if request.HasField("coverer") else None,
+            old_pot=request.old_pot,
+        )
+        return result_to_proto(result, pb.ShowdownResponse)
+
+    @rpc(default_field="seer_cards")
+    def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
+                      call: Call) -> pb.ShowdownBatchResponse:
+        seer = self._hand_bytes(request.seer_cards, 3, "seer_cards")
+        seen = self._hand_bytes(request.seen_cards, 3, "seen_cards")
+        if len(seer) != len(seen):
+            raise InvalidHandError(f"seer_cards has {len(seer)} hands but seen_cards has {len(seen)}",
+                                   field="seen_cards")
+        call.hands = 2 * len(seer)
+        try:
+            wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
+        except InvalidHandError as exc:
+            # The core's message says whose hand is bad: "row 7: seen: ...".
+            exc.field = "seen_cards" if ": seen: " in str(exc) else "seer_cards"
+            raise
+        return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
+
+    @rpc(default_field="players")
+    def CrashShowdown(self, request: pb.CrashShowdownRequest, context: grpc.ServicerContext,
+                      call: Call) -> pb.CrashShowdownResponse:
+        players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
+                               p.declare_six_pairs) for p in request.players]
+        call.hands = sum(len(p.hands) for p in players)
+        result = crash_showdown(
+            players,
+            scoring=list(request.weights) or "points",
+            min_category=category_from_proto(request, "min_category"),
+            rules=rules_from_proto(request.rules),
+        )
+        return result_to_proto(result, pb.CrashShowdownResponse)
+
+    @rpc(default_field="player")
+    def SettleCasino(self, request: pb.SettleCasinoRequest, context: grpc.ServicerContext,
+                     call: Call) -> pb.SettleCasinoResponse:
+        call.hands = 2
+        result = settle_casino(
+            cards_from_proto(request.player),
+            cards_from_proto(request.dealer),
+            request.ante,
+            request.play if request.HasField("play") else None,
+            request.pair_bonus,
+            paytable=paytable_from_proto(request),
+            game=choice(GAMES, request.game, "game"),
+        )
+        return result_to_proto(result, pb.SettleCasinoResponse)
+
+    @rpc(default_field="cards")
+    def Odds(self, request: pb.OddsRequest, context: grpc.ServicerContext, call: Call) -> pb.OddsResponse:
+        return result_to_proto(odds(rules_from_proto(request.rules), cards=request.cards or 3), pb.OddsResponse)
+
+    @rpc(default_field="hand")
+    def Equity(self, request: pb.EquityRequest, context: grpc.ServicerContext, call: Call) -> pb.EquityResponse:
+        samples = request.samples if request.HasField("samples") else None
+        if samples is not None and samples > self.max_samples:
+            raise BatchTooLarge(f"{samples} samples; this server takes at most {self.max_samples}")
+        call.hands = 1
+        result = equity(
+            cards_from_proto(request.hand),
+            opponents=request.opponents or 1,
+            dead=cards_from_proto(request.dead),
+            rules=rules_from_proto(request.rules),
+            samples=samples,
+            seed=request.seed,
+        )
+        return result_to_proto(result, pb.EquityResponse)
 
     # -- shared by Evaluate and EvaluateStream --------------------------------
 
@@ -275,12 +383,15 @@ class PrialService(pb_grpc.PrialServicer):
         width = request.hand_size or 3
         if width not in (3, 4, 5):
             raise InvalidHandError(f"hand_size must be 3, 4 or 5; got {width}", field="hand_size")
-        if len(request.cards) % width:
-            raise InvalidHandError(
-                f"cards has {len(request.cards)} bytes, not a multiple of hand_size {width}", field="cards")
-        self._check_size(len(request.cards) // width)
+        return self._hand_bytes(request.cards, width, "cards")
+
+    def _hand_bytes(self, cards: bytes, width: int, field: str) -> np.ndarray:
+        """Hands of ``width`` card bytes each, checked against the batch limit."""
+        if len(cards) % width:
+            raise InvalidHandError(f"{field} has {len(cards)} bytes, not a multiple of {width}", field=field)
+        self._check_size(len(cards) // width)
         # A read-only view of the request's bytes: no copy.
-        return np.frombuffer(request.cards, dtype=np.uint8).reshape(-1, width)
+        return np.frombuffer(cards, dtype=np.uint8).reshape(-1, width)
 
     def _hands_from_text(self, request: pb.EvaluateRequest) -> np.ndarray:
         self._check_size(len(request.hands))
