@@ -4,13 +4,14 @@ Run: ``python benchmarks/bench_grpc.py [--seconds 3] [--json]``.  Bounded in
 time (each figure runs for about ``--seconds``; the whole run well under a
 minute by default).  Reports, in one run against one server:
 
-- ``Evaluate`` hands/s end to end for 1M-hand batches (3-card; 5-card too
-  once best-of is built in), request building and response decoding into
-  numpy included;
+- ``Evaluate`` hands/s end to end for 1M-hand batches of three-card and
+  of five-card hands, request building and response decoding into numpy
+  included;
 - small calls/s and p50/p99 latency with ``--callers`` concurrent callers
-  (threads of one client process, one channel each) for a one-hand
-  ``Evaluate`` next to the empty-RPC baseline (a health check: the same
-  server, transport and thread pool, no prial work) measured the same way.
+  (threads of one client process, one channel each) for a two-player
+  ``Showdown`` and a one-hand ``Evaluate``, next to the empty-RPC baseline
+  (a health check: the same server, transport and thread pool, no prial
+  work) measured the same way, in alternating rounds.
 
 The server logs every call as it does in production (to a temporary file).
 """
@@ -104,11 +105,12 @@ def main() -> int:
     with ServerProcess("--processes", str(args.processes)) as server, \
             Client(server.target, timeout=60) as client:
         figures["evaluate_1m_3card"] = batch_throughput(client, random_hands(args.rows, 3, 2026), args.seconds)
-        if hasattr(prial.Evaluator, "best_of_batch"):
-            figures["evaluate_1m_5card"] = batch_throughput(client, random_hands(args.rows, 5, 2026), args.seconds)
+        figures["evaluate_1m_5card"] = batch_throughput(client, random_hands(args.rows, 5, 2026), args.seconds)
         one_hand = random_hands(1, 3, 7)
+        see = [prial.Player("a", "7s 7h Qc", stake=10), prial.Player("b", "7d 7c Qh", stake=10)]
         small = {
             "empty_rpc_baseline": lambda c: c.health,
+            "small_showdown": lambda c: (lambda: c.showdown(see, seer="a")),
             "small_evaluate": lambda c: (lambda: c.evaluate(one_hand)),
         }
         # Alternating rounds, so drift in the machine's load hits both alike;
@@ -124,8 +126,9 @@ def main() -> int:
                 "p50_ms": statistics.fmean(r["p50_ms"] for r in runs),
                 "p99_ms": statistics.fmean(r["p99_ms"] for r in runs),
             }
-        figures["small_evaluate"]["vs_baseline"] = (
-            figures["small_evaluate"]["calls_per_s"] / figures["empty_rpc_baseline"]["calls_per_s"])
+        for name in ("small_showdown", "small_evaluate"):
+            figures[name]["vs_baseline"] = (
+                figures[name]["calls_per_s"] / figures["empty_rpc_baseline"]["calls_per_s"])
 
     if args.json:
         print(json.dumps(figures, indent=2))

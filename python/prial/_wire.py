@@ -6,6 +6,9 @@ Shared by the server and the client so the two cannot disagree.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
+from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.message import Message
@@ -95,6 +98,12 @@ def paytable_to_proto(table: Paytable) -> pb.Paytable:
 
 def rules_from_proto(msg: pb.Rules) -> Rules:
     """The Rules a message names; errors name the field under ``rules``."""
+    return _rules_from_bytes(msg.SerializeToString(deterministic=True))
+
+
+@functools.lru_cache(maxsize=256)  # bounded: callers choose the rules
+def _rules_from_bytes(data: bytes) -> Rules:
+    msg = pb.Rules.FromString(data)
     try:
         return Rules(
             preset=_option(PRESETS, msg.preset, "rules.preset"),  # type: ignore[arg-type]
@@ -147,82 +156,109 @@ def rules_to_proto(rules: Rules | None) -> pb.Rules:
 
 def result_to_proto(value: Any, message_type: type[Message]) -> Message:
     """The message of type ``message_type`` carrying ``value``'s fields."""
-    message = message_type()
-    for field in message_type.DESCRIPTOR.fields:
-        item = getattr(value, field.name)
-        if item is None:
-            continue
-        target = getattr(message, field.name)
-        if _is_map(field):
-            target.update(item)
-        elif field.message_type is not None:
-            nested = _message_class(field)
-            if _is_repeated(field):
-                target.extend(result_to_proto(v, nested) for v in item)
-            else:
-                target.CopyFrom(result_to_proto(item, nested))
-        elif _is_repeated(field):
-            target.extend(bytes(v) if field.type == field.TYPE_BYTES else v for v in item)
-        else:
-            setattr(message, field.name, bytes(item) if field.type == field.TYPE_BYTES else item)
-    return message
+    values = {}
+    for name, convert in _writers(message_type):
+        item = getattr(value, name)
+        if item is not None:
+            values[name] = convert(item)
+    return message_type(**values)
 
 
 def result_from_proto(message: Message, result_type: type) -> Any:
     """The ``result_type`` (a NamedTuple or dataclass named after the
     message) rebuilt from ``message``."""
-    sequence = list if issubclass(result_type, tuple) else tuple  # NamedTuples hold lists
-    values = {}
-    for field in message.DESCRIPTOR.fields:
-        item = getattr(message, field.name)
-        if _is_map(field):
-            values[field.name] = dict(item) if item or not _defaults_to_none(result_type, field.name) else None
-        elif field.message_type is not None:
-            nested = _RESULT_TYPES[field.message_type.full_name]
-            if _is_repeated(field):
-                values[field.name] = sequence(result_from_proto(v, nested) for v in item)
+    return result_type(**{name: read(message) for name, read in _readers(type(message), result_type)})
+
+
+# Category(value) without the Enum call machinery (a hot path for clients).
+_category_member = Category._value2member_map_.__getitem__
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+# Reading descriptors is slow: each type gets its per-field converters once.
+
+@functools.cache
+def _writers(message_type: type[Message]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    writers = []
+    for field in message_type.DESCRIPTOR.fields:
+        repeated = bool(field.is_repeated)
+        convert: Callable[[Any], Any] = _same
+        if field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            nested = getattr(pb, field.message_type.name)
+            if repeated:
+                convert = functools.partial(_each, functools.partial(_to_proto_as, nested))
             else:
-                values[field.name] = result_from_proto(item, nested) if message.HasField(field.name) else None
-        elif field.has_presence and not message.HasField(field.name):
-            values[field.name] = None
+                convert = functools.partial(_to_proto_as, nested)
+        elif field.type == field.TYPE_BYTES:
+            convert = functools.partial(_each, bytes) if repeated else bytes
+        writers.append((field.name, convert))
+    return tuple(writers)
+
+
+def _to_proto_as(message_type: type[Message], value: Any) -> Message:
+    return result_to_proto(value, message_type)
+
+
+def _each(convert: Callable[[Any], Any], items: Any) -> list[Any]:
+    return [convert(v) for v in items]
+
+
+@functools.cache
+def _readers(message_type: type[Message], result_type: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    sequence: Callable[[Any], Any] = list if issubclass(result_type, tuple) else tuple  # NamedTuples hold lists
+    readers = []
+    for field in message_type.DESCRIPTOR.fields:
+        name = field.name
+        repeated = bool(field.is_repeated)
+        get = operator.attrgetter(name)
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            empty = _defaults_to_none(result_type, name)  # an empty map was None
+            read = functools.partial(_map, get, empty)
+        elif field.message_type is not None:
+            nested = functools.partial(_from_proto_as, _RESULT_TYPES[field.message_type.full_name])
+            read = (functools.partial(_sequence_of, get, sequence, nested) if repeated
+                    else functools.partial(_optional, name, _compose(nested, get)))
         else:
-            values[field.name] = _scalar_from_proto(field, item, sequence)
-    return result_type(**values)
+            convert = sequence if field.type == field.TYPE_BYTES else (
+                _category_member if field.enum_type is not None and field.enum_type.full_name == "prial.v1.Category"
+                else None)
+            if repeated:
+                read = functools.partial(_sequence_of, get, sequence, convert) if convert else _compose(sequence, get)
+            else:
+                read = _compose(convert, get) if convert else get
+            if field.has_presence:
+                read = functools.partial(_optional, name, read)
+        readers.append((name, read))
+    return tuple(readers)
 
 
-def _scalar_from_proto(field: Any, item: Any, sequence: type) -> Any:
-    convert = _convert_scalar(field, sequence)
-    if _is_repeated(field):
-        return sequence(convert(v) for v in item)
-    return convert(item)
+def _from_proto_as(result_type: type, message: Message) -> Any:
+    return result_from_proto(message, result_type)
 
 
-def _convert_scalar(field: Any, sequence: type) -> Any:
-    if field.type == field.TYPE_BYTES:
-        return sequence
-    if field.enum_type is not None and field.enum_type.full_name == "prial.v1.Category":
-        return Category
-    return lambda v: v
+def _compose(outer: Callable[[Any], Any], inner: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: outer(inner(value))
 
 
-def _is_repeated(field: Any) -> bool:
-    return bool(field.is_repeated)
+def _sequence_of(get: Callable[[Any], Any], sequence: Callable[[Any], Any], convert: Callable[[Any], Any],
+                 message: Message) -> Any:
+    return sequence([convert(v) for v in get(message)])
 
 
-def _is_map(field: Any) -> bool:
-    return (field.message_type is not None and _is_repeated(field)
-            and field.message_type.GetOptions().map_entry)
+def _optional(name: str, read: Callable[[Any], Any], message: Message) -> Any:
+    return read(message) if message.HasField(name) else None
 
 
-def _message_class(field: Any) -> type[Message]:
-    return getattr(pb, field.message_type.name)
+def _map(get: Callable[[Any], Any], empty_is_none: bool, message: Message) -> dict[str, Any] | None:
+    items = get(message)
+    return dict(items) if items or not empty_is_none else None
 
 
 def _defaults_to_none(result_type: type, name: str) -> bool:
-    for f in dataclasses.fields(result_type):
-        if f.name == name:
-            return f.default is None
-    return False
+    return any(f.name == name and f.default is None for f in dataclasses.fields(result_type))
 
 
 # Message -> Python result type, for nested results.
