@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import threading
@@ -51,9 +52,25 @@ def batch_throughput(client: Client, hands: np.ndarray, seconds: float) -> dict[
     return {"hands": len(hands), "calls": len(times), "median_s": median, "hands_per_s": len(hands) / median}
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children still running (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    for p in pids:
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+    return total
+
+
 def concurrent_calls(make_call: Callable[[Client], Callable[[], object]], target: str,
-                     callers: int, seconds: float) -> dict[str, float]:
-    """Calls/s and latency percentiles with ``callers`` threads calling in a loop."""
+                     callers: int, seconds: float, server_pid: int) -> dict[str, float]:
+    """Calls/s and latency percentiles with ``callers`` threads calling in a
+    loop, and the CPU time (server + this client) per call: a figure the
+    machine's other load disturbs far less than the rate."""
     latencies: list[list[float]] = [[] for _ in range(callers)]
     start_gate = threading.Barrier(callers + 1)
     stop_at = [0.0]
@@ -79,16 +96,19 @@ def concurrent_calls(make_call: Callable[[Client], Callable[[], object]], target
     stop_at[0] = float("inf")
     start_gate.wait()
     began = time.perf_counter()
+    cpu_began = process_cpu_seconds(server_pid) + time.process_time()
     stop_at[0] = began + seconds
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - began
+    cpu = process_cpu_seconds(server_pid) + time.process_time() - cpu_began
     every = np.array([x for mine in latencies for x in mine])
     return {
         "calls": int(every.size),
         "calls_per_s": every.size / elapsed,
         "p50_ms": float(np.percentile(every, 50) * 1000),
         "p99_ms": float(np.percentile(every, 99) * 1000),
+        "cpu_us_per_call": cpu / max(1, every.size) * 1e6,
     }
 
 
@@ -98,14 +118,20 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1_000_000, help="hands per batch (default 1,000,000)")
     parser.add_argument("--callers", type=int, default=8, help="concurrent small callers (default 8)")
     parser.add_argument("--processes", type=int, default=1, help="server processes (default 1)")
+    parser.add_argument("--workers", type=int, help="server worker threads (default: the server's)")
+    parser.add_argument("--skip-batches", action="store_true", help="small-call figures only")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     figures: dict[str, dict[str, float]] = {}
-    with ServerProcess("--processes", str(args.processes)) as server, \
-            Client(server.target, timeout=60) as client:
-        figures["evaluate_1m_3card"] = batch_throughput(client, random_hands(args.rows, 3, 2026), args.seconds)
-        figures["evaluate_1m_5card"] = batch_throughput(client, random_hands(args.rows, 5, 2026), args.seconds)
+    server_args = ["--processes", str(args.processes)]
+    if args.workers:
+        server_args += ["--workers", str(args.workers)]
+    with ServerProcess(*server_args) as server, Client(server.target, timeout=60) as client:
+        if not args.skip_batches:
+            for width in (3, 5):
+                figures[f"evaluate_1m_{width}card"] = batch_throughput(
+                    client, random_hands(args.rows, width, 2026), args.seconds)
         one_hand = random_hands(1, 3, 7)
         see = [prial.Player("a", "7s 7h Qc", stake=10), prial.Player("b", "7d 7c Qh", stake=10)]
         small = {
@@ -118,17 +144,20 @@ def main() -> int:
         rounds: dict[str, list[dict[str, float]]] = {name: [] for name in small}
         for order in (list(small), list(small)[::-1]):
             for name in order:
-                rounds[name].append(concurrent_calls(small[name], server.target, args.callers, args.seconds / 2))
+                rounds[name].append(concurrent_calls(small[name], server.target, args.callers, args.seconds / 2,
+                                                     server.proc.pid))
         for name, runs in rounds.items():
             figures[name] = {
                 "calls": sum(r["calls"] for r in runs),
                 "calls_per_s": statistics.fmean(r["calls_per_s"] for r in runs),
                 "p50_ms": statistics.fmean(r["p50_ms"] for r in runs),
                 "p99_ms": statistics.fmean(r["p99_ms"] for r in runs),
+                "cpu_us_per_call": statistics.fmean(r["cpu_us_per_call"] for r in runs),
             }
         for name in ("small_showdown", "small_evaluate"):
-            figures[name]["vs_baseline"] = (
-                figures[name]["calls_per_s"] / figures["empty_rpc_baseline"]["calls_per_s"])
+            baseline = figures["empty_rpc_baseline"]
+            figures[name]["vs_baseline"] = figures[name]["calls_per_s"] / baseline["calls_per_s"]
+            figures[name]["cpu_vs_baseline"] = baseline["cpu_us_per_call"] / figures[name]["cpu_us_per_call"]
 
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -138,9 +167,11 @@ def main() -> int:
             print(f"{name:22s} {figure['hands_per_s'] / 1e6:8.1f} M hands/s   "
                   f"(median {figure['median_s'] * 1000:.1f} ms per {figure['hands']:,}-hand call, {figure['calls']} calls)")
         else:
-            extra = f"   {figure['vs_baseline']:.0%} of baseline" if "vs_baseline" in figure else ""
+            extra = (f"   {figure['vs_baseline']:.0%} of baseline calls/s, "
+                     f"{figure['cpu_vs_baseline']:.0%} of its calls per CPU-second") if "vs_baseline" in figure else ""
             print(f"{name:22s} {figure['calls_per_s']:8.0f} calls/s    p50 {figure['p50_ms']:.2f} ms  "
-                  f"p99 {figure['p99_ms']:.2f} ms  ({figure['calls']} calls, {args.callers} callers){extra}")
+                  f"p99 {figure['p99_ms']:.2f} ms  {figure['cpu_us_per_call']:.0f} us CPU/call  "
+                  f"({figure['calls']} calls, {args.callers} callers){extra}")
     return 0
 
 

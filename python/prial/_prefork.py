@@ -30,7 +30,7 @@ class ServeOptions:
     threads_per_call: int | None = None  # native threads per batch; None: cores / processes
     max_batch: int = 1 << 20  # hands per request (per batch of a stream)
     max_message_bytes: int = 64 * MiB  # both directions, both sides
-    max_concurrent_rpcs: int | None = None  # per process; None: 4 x workers
+    max_concurrent_rpcs: int | None = None  # per process; None: 4 x workers, at least 100
     tls_cert: str | None = None
     tls_key: str | None = None
     tls_client_ca: str | None = None

@@ -192,7 +192,7 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--max-message-mb", type=int, default=64,
                        help="largest message either way, MiB (default 64: a 1M-hand 5-card batch is ~5 MiB)")
     serve.add_argument("--max-concurrent-rpcs", type=int,
-                       help="calls in flight per process; more -> RESOURCE_EXHAUSTED (default 4 x workers)")
+                       help="calls in flight per process; more -> RESOURCE_EXHAUSTED (default 4 x workers, at least 100)")
     tls = serve.add_argument_group("security")
     tls.add_argument("--tls-cert", help="PEM certificate chain: serve TLS")
     tls.add_argument("--tls-key", help="PEM private key for --tls-cert")

@@ -538,7 +538,7 @@ def build_server(options: ServeOptions) -> tuple[grpc.Server, int, health.Health
         options=channel_options(options),
         # Beyond this many calls in flight new calls get RESOURCE_EXHAUSTED
         # instead of queueing without bound behind busy workers.
-        maximum_concurrent_rpcs=options.max_concurrent_rpcs or 4 * workers,
+        maximum_concurrent_rpcs=options.max_concurrent_rpcs or max(100, 4 * workers),
     )
     pb_grpc.add_PrialServicer_to_server(PrialService(options, observer), server)
     health_servicer = health.HealthServicer()
