@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -203,3 +205,22 @@ def test_plain_health_check_client(grpc_server):
     with grpc.insecure_channel(grpc_server.target) as channel:
         response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
     assert response.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def _prial(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "prial", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_prial_call_from_the_command_line(grpc_server):
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Ah", "Kd Kh 4c 9s")
+    assert done.returncode == 1 and "hands[1]" in done.stderr  # mixed sizes are refused
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Ah", "Kd Kh 4c", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [(r["strength"], r["category"], r["description"]) for r in rows] == [
+        (v.strength, v.category.name, v.description) for v in map(prial.evaluate, ["3s 2h Ah", "Kd Kh 4c"])]
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Zz")
+    assert done.returncode == 1
+    assert "INVALID_ARGUMENT" in done.stderr and "hands[0]" in done.stderr
+    done = _prial("call", "--target", grpc_server.target, "health")
+    assert (done.returncode, done.stdout.strip()) == (0, "SERVING")
