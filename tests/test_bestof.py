@@ -14,6 +14,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prial
 from .conftest import random_hands
@@ -193,3 +195,27 @@ def test_bad_batch_input_names_the_row():
                 np.zeros((4, 8), np.uint8)[:, ::2], [[0, 1, 2, 3]]):
         with pytest.raises(prial.InvalidHandError):
             prial.best_of_batch(bad)
+
+
+def test_cli_best_of(capsys):
+    import json
+
+    from prial.cli import main
+
+    assert main(["best-of", "As Kd 7h 7c 2s", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["key"] == prial.best_of("As Kd 7h 7c 2s").key and row["category"] == "PAIR"
+    assert main(["best-of", "As Kd 7h 7c 2s"]) == 0
+    assert "Pair of sevens, ace kicker" in capsys.readouterr().out
+    assert main(["best-of", "As Kd"]) == 2
+
+
+@given(st.lists(st.integers(0, 51), min_size=4, max_size=5, unique=True), st.randoms(use_true_random=False))
+@settings(max_examples=300, deadline=None)
+def test_order_never_matters(cards, rnd):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    a, b = prial.best_of(cards), prial.best_of(shuffled)
+    assert a == b
+    batch = np.array([cards, shuffled], dtype=np.uint8)
+    assert prial.best_of_batch(batch).tolist() == [a.key, a.key]

@@ -7,6 +7,8 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prial
 from .conftest import random_hands
@@ -43,20 +45,32 @@ def split_tuples(ev: prial.Evaluator, deal: np.ndarray, k: int, threshold: int =
     return -np.sort(-strengths[splits], axis=1)
 
 
-def lexicographic_max(tuples: np.ndarray) -> list[int]:
+def pack_tuples(tuples: np.ndarray) -> np.ndarray:
+    """One int64 a tuple, ordered as the tuples lexicographically (strengths < 4096)."""
     packed = np.zeros(len(tuples), dtype=np.int64)
     for col in range(tuples.shape[1]):
-        packed = packed << 12 | tuples[:, col]  # strengths < 4096
-    return tuples[int(np.argmax(packed))].tolist()
+        packed = packed << 12 | tuples[:, col]
+    return packed
+
+
+def lexicographic_max(tuples: np.ndarray) -> list[int]:
+    return tuples[int(np.argmax(pack_tuples(tuples)))].tolist()
 
 
 def pareto_frontier(tuples: np.ndarray) -> np.ndarray:
-    unique = np.unique(tuples, axis=0)[::-1]  # lexicographically descending
-    frontier: list[np.ndarray] = []
-    for t in unique:  # nothing later can dominate an earlier tuple
-        if not frontier or not (np.array(frontier) >= t).all(axis=1).any():
-            frontier.append(t)
-    return np.array(frontier)
+    k = tuples.shape[1]
+    packed = np.unique(pack_tuples(tuples))[::-1]  # lexicographically descending
+    unique = np.stack([(packed >> (12 * (k - 1 - col))) & 0xFFF for col in range(k)], axis=1)
+    frontier = unique[:0]
+    for start in range(0, len(unique), 1024):
+        block = unique[start:start + 1024]
+        # nothing later can dominate an earlier tuple: test against the
+        # frontier so far (vectorised), then the few survivors one by one
+        block = block[~(frontier[None, :, :] >= block[:, None, :]).all(axis=2).any(axis=1)]
+        for t in block:
+            if not (frontier >= t).all(axis=1).any():
+                frontier = np.vstack([frontier, t])
+    return frontier
 
 
 @pytest.mark.parametrize("n,k,count", [(13, 4, 200_200), (9, 3, 280), (15, 5, 1_401_400), (7, 2, 70),
@@ -117,7 +131,7 @@ def test_min_category_forms_fewer_hands():
 @pytest.mark.parametrize("min_category", [None, "PAIR"])
 def test_expected_points_lies_on_the_frontier(brag, min_category):
     threshold = 1 if min_category is None else pair_threshold(brag)
-    for deal in random_hands(10, 13, seed=21):
+    for deal in random_hands(25, 13, seed=21):
         split = brag.partition(deal.tolist(), objective="expected_points", min_category=min_category)
         frontier = pareto_frontier(split_tuples(brag, deal, 4, threshold))
         assert split.candidates == len(frontier)
@@ -204,3 +218,27 @@ def test_bad_batch_names_the_row():
         prial.partition_batch(np.zeros((2, 5), np.uint8))
     with pytest.raises(prial.InvalidHandError):
         prial.partition_batch(deals.astype(np.int32))
+
+
+def test_cli_partition(capsys):
+    import json
+
+    from prial.cli import main
+
+    cards = "As Ad Ah Ks Kd 7h 7c 2s 3d 4h 9c Tc Js"
+    assert main(["partition", cards, "--objective", "expected_points", "--min-category", "PAIR", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    split = prial.partition(cards, objective="expected_points", min_category="PAIR")
+    assert out["hands"] == split.hands and out["expected_points"] == split.expected_points
+    assert main(["partition", cards, "--hands", "4"]) == 0
+    assert "Prial of aces" in capsys.readouterr().out
+    assert main(["partition", cards, "--hands", "5"]) == 2
+
+
+@given(st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True), st.randoms(use_true_random=False),
+       st.sampled_from(["lexicographic", "expected_points"]))
+@settings(max_examples=100, deadline=None)
+def test_order_of_the_cards_never_matters(cards, rnd, objective):
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    assert prial.partition(cards, objective=objective) == prial.partition(shuffled, objective=objective)

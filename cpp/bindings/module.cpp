@@ -472,6 +472,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
 
   bind_showdown_and_odds(m);
+  m.attr("OPPONENT_MODEL_DEALS") = prial::kModelDeals;
 
   m.def("parse_cards", [](const py::str& text) {
     const std::string s = text.cast<std::string>();

@@ -8,7 +8,9 @@ to ``SECTIONS``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import math
 import os
 import platform
 import statistics
@@ -18,7 +20,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import Evaluator, format_cards
+from . import Evaluator, _core, format_cards
 
 
 @dataclass
@@ -32,6 +34,13 @@ class Figure:
     @property
     def rate(self) -> float:
         return self.items / self.seconds
+
+
+def format_rate(f: Figure) -> str:
+    """"155.31 M hands/s", or "71.2 k deals/s" for slower figures."""
+    if f.rate >= 1e6:
+        return f"{f.rate / 1e6:,.2f} M {f.unit}/s"
+    return f"{f.rate / 1e3:,.1f} k {f.unit}/s"
 
 
 def median_seconds(fn: Callable[[], object], repeat: int) -> float:
@@ -93,7 +102,60 @@ def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     return figures
 
 
-SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [section_three_card]
+def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """best_of_batch on 4 and 5 cards, against the numpy reference in the
+    same run: evaluate_batch on every kept three, then the maximum."""
+    rows = min(args.hands, 2_000_000)
+    threads = args.threads or os.cpu_count()
+    figures = []
+    for width in (4, 5):
+        hands = random_hands(rows, width, args.seed + width, ev.pack_size)
+        ev.best_of_batch(hands[:1])  # builds the table, timed once below
+        figures.append(Figure(f"build the {width}-card key table (once per ruleset)",
+                              math.comb(ev.pack_size, width), ev._best_of_build_seconds(width), unit="keys"))
+        threes = [np.ascontiguousarray(hands[:, list(kept)]) for kept in itertools.combinations(range(width), 3)]
+
+        def reference() -> None:
+            best = ev.evaluate_batch(threes[0], threads=1).astype(np.uint32)
+            for three in threes[1:]:
+                np.maximum(best, ev.evaluate_batch(three, threads=1), out=best)
+
+        base = f"numpy: {len(threes)} x evaluate_batch + max ({width} cards, 1 thread, no discards)"
+        figures += [
+            Figure(base, rows, median_seconds(reference, args.repeat)),
+            Figure(f"best_of_batch {width} cards, 1 thread", rows,
+                   median_seconds(lambda: ev.best_of_batch(hands, threads=1), args.repeat), baseline=base),
+            Figure(f"best_of_batch {width} cards, {threads} threads", rows,
+                   median_seconds(lambda: ev.best_of_batch(hands, threads=args.threads), args.repeat), baseline=base),
+        ]
+    return figures
+
+
+def section_partition(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """partition_batch of 13 cards into 4 hands; expected_points against
+    lexicographic in the same run (the model is built before timing)."""
+    deals = random_hands(args.deals, 13, args.seed, ev.pack_size)
+    threads = args.threads or os.cpu_count()
+    start = time.perf_counter()
+    ev.partition(deals[0].tolist(), objective="expected_points")
+    figures = [Figure("build the 13->4 opponent model (once per ruleset)", _core.OPPONENT_MODEL_DEALS,
+                      time.perf_counter() - start, unit="simulated deals")]
+    base = "partition_batch 13->4 lexicographic, 1 thread"
+    for objective in ("lexicographic", "expected_points"):
+        for n_threads, label in ((1, "1 thread"), (args.threads, f"{threads} threads")):
+            name = f"partition_batch 13->4 {objective}, {label}"
+            figures.append(Figure(
+                name, len(deals),
+                median_seconds(lambda: ev.partition_batch(deals, objective=objective, threads=n_threads), args.repeat),
+                unit="deals", baseline=None if name == base else base))
+    return figures
+
+
+SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [
+    section_three_card,
+    section_best_of,
+    section_partition,
+]
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -120,7 +182,7 @@ def run_bench(args: argparse.Namespace) -> int:
     rows = []
     for f in figures:
         r = ratio(f)
-        rows.append((f.name, f"{f.items:,}", f"{f.rate / 1e6:,.2f} M {f.unit}/s",
+        rows.append((f.name, f"{f.items:,}", format_rate(f),
                      f"{f.seconds * 1e3:,.1f} ms", f"{r:.2f}x" if r is not None else ""))
     print_table(["figure", "items", "rate", "median time", "vs baseline"], rows)
     return 0

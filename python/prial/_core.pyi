@@ -24,6 +24,29 @@ class Evaluator:
     def evaluate_batch(
         self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
     ) -> npt.NDArray[np.uint16]: ...
+    def best_of(self, cards: str | Any) -> Any: ...
+    def best_of_batch(
+        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
+    ) -> npt.NDArray[np.uint32]: ...
+    def _best_of_build_seconds(self, width: int) -> float: ...
+    def partition(
+        self,
+        cards: str | Any,
+        hands: int = 4,
+        objective: str = "lexicographic",
+        min_category: Any = None,
+        opponents: int = 3,
+    ) -> Any: ...
+    def partition_batch(
+        self,
+        cards: npt.NDArray[np.uint8],
+        hands: int = 4,
+        objective: str = "lexicographic",
+        min_category: Any = None,
+        opponents: int = 3,
+        *,
+        threads: int | None = None,
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
     @property
     def classes(self) -> int: ...
     @property
@@ -31,6 +54,9 @@ class Evaluator:
     @property
     def pack_size(self) -> int: ...
 
+OPPONENT_MODEL_DEALS: int
+
 def _register_types(hand_value: type, categories: list[Any]) -> None: ...
+def _register_bestof_types(best_hand: type, split: type) -> None: ...
 def parse_cards(text: str) -> list[int]: ...
 def format_cards(cards: Any) -> str: ...
