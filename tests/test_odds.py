@@ -125,7 +125,7 @@ def test_sampled_equity_is_seeded_and_within_its_error():
 
 
 @pytest.mark.parametrize("args, kwargs, message", [
-    (("As Ad",), {}, "three-card hands"),
+    (("As Ad",), {}, "expected 3, 4 or 5 cards, got 2"),
     (("As Ad Ah",), {"dead": "Ah"}, "duplicate card Ah"),
     (("As Ad Ah", 0), {}, "opponents must be"),
     (("As Ad Ah", 17), {}, "need 51 unseen cards"),
@@ -146,3 +146,31 @@ def test_percentile_counts_hands_beaten(all_three_card_hands, brag):
         assert prial.percentile(hand) == (strengths < s).sum() / 22100
     assert prial.percentile("5c 3d 2h") == 0.0
     assert prial.percentile("3s 3h 3d") == 22096 / 22100
+
+
+# ---- four and five cards ----
+
+def test_four_card_heads_up_equity_against_brute_force():
+    dead = " ".join(prial.format_cards([c]) for c in range(0, 36))  # 36 dead: 12 unseen
+    hand = "Ks Kd Qh Ac"
+    ev = prial.Evaluator()
+    known = set(prial.parse_cards(hand)) | set(range(36))
+    unseen = [c for c in range(52) if c not in known]
+    mine = ev.best_of(hand).key
+    keys = [ev.best_of(list(h)).key for h in itertools.combinations(unseen, 4)]
+    want = (sum(k < mine for k in keys), sum(k == mine for k in keys), sum(k > mine for k in keys))
+    e = prial.equity(hand, 1, dead)
+    assert e.exact and e.deals == len(keys)
+    assert (e.win, e.tie, e.lose) == pytest.approx([w / len(keys) for w in want], abs=1e-12)
+
+
+def test_five_card_equity_exact_heads_up():
+    e = prial.equity("3s 3d 3h 2c 2d")
+    assert e.exact and e.deals == math.comb(47, 5) and e.win == 1.0
+
+
+@pytest.mark.parametrize("hand", ["As Ad Kh 9c", "5c 4d 3h 2s", "3s 3d 3h Ac"])
+def test_four_card_percentile_counts_hands_beaten(hand):
+    hands = np.array(list(itertools.combinations(range(52), 4)), dtype=np.uint8)
+    keys = prial.best_of_batch(hands)
+    assert prial.percentile(hand) == (keys < prial.best_of(hand).key).sum() / len(keys)

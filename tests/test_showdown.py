@@ -121,13 +121,14 @@ def test_cover_against_a_shared_new_pot_splits_the_old_pot_too():
 @st.composite
 def tables(draw):
     n = draw(st.integers(2, 6))
+    width = draw(st.sampled_from([3, 4, 5]))
     deck = draw(st.permutations(range(52)))
     stakes = draw(st.lists(st.integers(0, 1000), min_size=n, max_size=n))
     blind = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     coverer = draw(st.none() | st.integers(0, n - 1)) if n >= 3 else None
     if coverer is not None:
         stakes[coverer] = 0
-    players = [Player(f"p{i}", list(deck[3 * i:3 * i + 3]), blind[i], stakes[i]) for i in range(n)]
+    players = [Player(f"p{i}", list(deck[width * i:width * (i + 1)]), blind[i], stakes[i]) for i in range(n)]
     contenders = [p for i, p in enumerate(players) if i != coverer]
     seer = None
     if len(contenders) == 2 and draw(st.booleans()):
@@ -243,4 +244,71 @@ def test_batch_bad_card_row_named():
     seer, seen = _split(50, 9)
     seer[31, 1] = 60
     with pytest.raises(InvalidHandError, match="row 31: seer: position 1: card index 60"):
+        prial.showdown_batch(seer, seen)
+
+
+# ---- four- and five-card Brag: the discard tie-break ----
+
+def test_four_card_discard_decides_for_the_seer():
+    r = see("As Ad Kh 9c", "Ac Ah Kd 7c")
+    assert r.winners == ("seer",) and r.decided_by == "discard"
+    assert "discard decides: 9 beats 7" in r.reason
+    assert r.hand("seer").kept and r.hand("seer").discarded == (prial.parse_cards("9c")[0],)
+
+
+def test_four_card_discard_decides_for_the_seen_player():
+    r = see("Ac Ah Kd 7c", "As Ad Kh 9c")
+    assert r.winners == ("seen",) and "discard decides: 9 beats 7" in r.reason
+
+
+def test_four_card_equal_after_discards_seer_loses():
+    r = see("As Ad Kh 9c", "Ac Ah Kd 9d")
+    assert r.winners == ("seen",) and r.decided_by == "seer_loses_ties"
+
+
+def test_five_card_discards_higher_first_then_lower():
+    # Same kept A-A-K; discards 9-4 against 9-2: the lower discard decides.
+    r = see("As Ad Kh 9c 4s", "Ac Ah Kd 9d 2c")
+    assert r.winners == ("seer",) and "discard decides: 4 beats 2" in r.reason
+    # Higher discard first: J-2 beats T-9.
+    r = see("As Ad Kh Tc 9s", "Ac Ah Kd Jd 2c")
+    assert r.winners == ("seen",) and "discard decides: J beats T" in r.reason
+    r = see("As Ad Kh 9c 4s", "Ac Ah Kd 9d 4c")
+    assert r.winners == ("seen",) and r.decided_by == "seer_loses_ties"
+
+
+def test_five_card_stronger_three_beats_any_discards():
+    r = see("2s 2d 3h Ac Ad", "Qc Qh 9d 4c 3c")  # pair of aces kept, discards 2-2 low
+    assert r.winners == ("seer",) and r.decided_by == "hand"
+
+
+def test_agreed_four_card_showdown_and_cover_use_discards():
+    players = [Player("a", "As Ad Kh 9c", stake=3), Player("b", "Ac Ah Kd 7c", stake=3),
+               Player("c", "2c 2d 5h 8s")]
+    r = prial.showdown(players, coverer="c", old_pot=5)
+    assert r.winners == ("a",) and r.decided_by == "discard" and r.cover.winners == ("a",)
+    assert r.payouts == {"a": 11, "b": 0, "c": 0}
+
+
+@pytest.mark.parametrize("width", [4, 5])
+def test_batch_best_of_matches_keys(width):
+    deal = random_hands(150_000, 2 * width, 21 + width)
+    seer, seen = np.ascontiguousarray(deal[:, :width]), np.ascontiguousarray(deal[:, width:])
+    expected = (prial.best_of_batch(seer) > prial.best_of_batch(seen)).astype(np.uint8)
+    np.testing.assert_array_equal(prial.showdown_batch(seer, seen), expected)
+    np.testing.assert_array_equal(prial.showdown_batch(seer, seen, threads=1), expected)
+    seen[99, 1] = seer[99, width - 1]
+    with pytest.raises(InvalidHandError, match="row 99: card .* is in both hands"):
+        prial.showdown_batch(seer, seen)
+
+
+def test_batch_four_card_discard_tie_break():
+    seer = np.array([prial.parse_cards("As Ad Kh 9c"), prial.parse_cards("As Ad Kh 9c")], dtype=np.uint8)
+    seen = np.array([prial.parse_cards("Ac Ah Kd 7c"), prial.parse_cards("Ac Ah Kd 9d")], dtype=np.uint8)
+    assert prial.showdown_batch(seer, seen).tolist() == [1, 0]
+
+
+def test_batch_widths_must_match():
+    seer, seen = random_hands(10, 4, 1), random_hands(10, 3, 2)
+    with pytest.raises(InvalidHandError, match=r"seen_cards must be .* shape \(N, 4\)"):
         prial.showdown_batch(seer, seen)

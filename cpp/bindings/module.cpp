@@ -14,8 +14,8 @@
 #include "prial/bestof.hpp"
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/partition.hpp"
 #include "prial/odds.hpp"
+#include "prial/partition.hpp"
 #include "prial/rules.hpp"
 #include "prial/showdown.hpp"
 
@@ -201,6 +201,8 @@ class PyEvaluator {
     return out;
   }
 
+  const prial::Evaluator& core() const noexcept { return ev_; }
+  const prial::BestOfTable& best_of_table() const noexcept { return *best_of_; }
   // ---- best of four / five -------------------------------------------
 
   py::object best_of(const py::handle& hand) {
@@ -290,7 +292,6 @@ class PyEvaluator {
     return py::make_tuple(out_hands, out_strengths);
   }
 
-  const prial::Evaluator& core() const noexcept { return ev_; }
   int classes() const { return ev_.table().classes(); }
   std::size_t slots() const { return ev_.table().slots(); }
   int pack_size() const { return ev_.table().pack_size(); }
@@ -340,10 +341,20 @@ class PyEvaluator {
 
 // ---- Showdown and odds (issue 4): sees in bulk, category counts, equity ----
 
+// Width of a (N, width) hand array, 3 when it is not one (hand_array then explains).
+std::size_t hand_width(const py::object& value) {
+  if (py::isinstance<py::array>(value)) {
+    const auto a = py::reinterpret_borrow<py::array>(value);
+    if (a.ndim() == 2 && a.shape(1) >= 3 && a.shape(1) <= 5) return static_cast<std::size_t>(a.shape(1));
+  }
+  return 3;
+}
+
 py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object& seer,
                                          const py::object& seen, const py::object& threads) {
-  const py::array a = hand_array(seer, 3, "seer_cards");
-  const py::array b = hand_array(seen, 3, "seen_cards");
+  const std::size_t width = hand_width(seer);
+  const py::array a = hand_array(seer, width, "seer_cards");
+  const py::array b = hand_array(seen, width, "seen_cards");
   const auto rows = static_cast<std::size_t>(a.shape(0));
   if (static_cast<std::size_t>(b.shape(0)) != rows) {
     throw prial::InvalidHand("seer_cards has " + std::to_string(rows) + " rows but seen_cards has " +
@@ -359,11 +370,14 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
     // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
     // referenced by this frame and the C++ code touches no Python object.
     py::gil_scoped_release release;
-    bad = prial::showdown_batch3(ev.core(), seer_in, seen_in, rows, dst, n_threads);
+    bad = width == 3 ? prial::showdown_batch3(ev.core(), seer_in, seen_in, rows, dst, n_threads)
+                     : prial::showdown_batch_best_of(ev.best_of_table(), seer_in, seen_in, rows, width,
+                                                     dst, n_threads);
   }
   if (bad != prial::kNoBadRow) {
-    throw prial::InvalidHand(prial::explain_showdown_row(ev.core(), seer_in, seen_in, bad, 3),
-                             static_cast<long long>(bad));
+    throw prial::InvalidHand(
+        prial::explain_showdown_row(ev.pack_size(), seer_in, seen_in, bad, width),
+        static_cast<long long>(bad));
   }
   return out;
 }
@@ -372,21 +386,39 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
 py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py::handle& dead,
                         int opponents, std::uint64_t samples, std::uint64_t seed) {
   const std::vector<prial::Card> cards = cards_from(hand);
-  if (cards.size() != 3) {
-    throw prial::InvalidHand("hand: expected 3 cards, got " + std::to_string(cards.size()));
+  if (cards.size() < 3 || cards.size() > 5) {
+    throw prial::InvalidHand("hand: expected 3, 4 or 5 cards, got " + std::to_string(cards.size()));
   }
   const std::vector<prial::Card> dead_cards = cards_from(dead);
-  const auto& table = ev.core().table();
-  const std::vector<prial::Card> unseen =
-      prial::unseen_cards(table, cards.data(), cards.size(), dead_cards.data(), dead_cards.size());
+  const auto& table = ev.best_of_table();
+  const std::vector<prial::Card> unseen = prial::unseen_cards(
+      table.pack_size(), cards.data(), cards.size(), dead_cards.data(), dead_cards.size());
+  const int width = static_cast<int>(cards.size());
   prial::OutcomeCounts counts;
   {
-    // Safe without the GIL: only C++ vectors owned by this frame are used.
+    // Safe without the GIL: only C++ vectors owned by this frame and the
+    // shared immutable tables are used.
     py::gil_scoped_release release;
-    counts = samples == 0 ? prial::equity_exact(table, cards.data(), unseen, opponents)
-                          : prial::equity_sampled(table, cards.data(), unseen, opponents, samples, seed);
+    counts = samples == 0
+                 ? prial::equity_exact(table, cards.data(), width, unseen, opponents)
+                 : prial::equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed);
   }
   return py::make_tuple(counts.win, counts.tie, counts.lose);
+}
+
+// Every hand's best-of key for one width, indexed by the colex slot (a copy).
+py::array_t<prial::BestKey> best_of_keys(const PyEvaluator& ev, std::size_t width) {
+  const auto& table = ev.best_of_table();
+  if (width < 3 || width > 5) throw prial::InvalidHand("cards must be 3, 4 or 5, got " + std::to_string(width));
+  py::array_t<prial::BestKey> out(static_cast<py::ssize_t>(table.slots(width)));
+  const prial::BestKey* keys;
+  {
+    // Safe without the GIL: builds (once, thread-safe) the shared table.
+    py::gil_scoped_release release;
+    keys = table.keys(width);
+  }
+  std::copy(keys, keys + table.slots(width), out.mutable_data());
+  return out;
 }
 
 void bind_showdown_and_odds(py::module_& m) {
@@ -403,6 +435,7 @@ void bind_showdown_and_odds(py::module_& m) {
   }, py::arg("evaluator"), py::arg("cards"));
   m.def("equity_counts", &equity_counts, py::arg("evaluator"), py::arg("hand"), py::arg("dead"),
         py::arg("opponents"), py::arg("samples"), py::arg("seed"));
+  m.def("best_of_keys", &best_of_keys, py::arg("evaluator"), py::arg("cards"));
   m.def("deal_count", &prial::deal_count, py::arg("unseen"), py::arg("hand_size"), py::arg("opponents"));
 }
 

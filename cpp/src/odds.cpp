@@ -36,9 +36,16 @@ void tally(OutcomeCounts& counts, std::uint32_t mine, std::uint32_t best_opponen
 }
 
 std::uint32_t sorted_key(const HandKey& key, const Card* hand) noexcept {
-  Card sorted[3] = {hand[0], hand[1], hand[2]};
-  std::sort(sorted, sorted + 3);
+  Card sorted[5];
+  std::copy(hand, hand + key.width(), sorted);
+  std::sort(sorted, sorted + key.width());
   return key(sorted);
+}
+
+void check_hand_size(int hand_size) {
+  if (hand_size < 3 || hand_size > 5) {
+    throw InvalidHand("hands must have 3, 4 or 5 cards, got " + std::to_string(hand_size));
+  }
 }
 
 }  // namespace
@@ -63,18 +70,18 @@ std::array<std::uint64_t, kCategories> category_counts(const ThreeCardTable& tab
   return counts;
 }
 
-std::vector<Card> unseen_cards(const ThreeCardTable& table, const Card* hand, std::size_t hand_size,
+std::vector<Card> unseen_cards(int pack_size, const Card* hand, std::size_t hand_size,
                                const Card* dead, std::size_t dead_count) {
   std::vector<Card> known(hand, hand + hand_size);
   known.insert(known.end(), dead, dead + dead_count);
-  const std::string problem = hand_problem(known.data(), known.size(), table.pack_size());
+  const std::string problem = hand_problem(known.data(), known.size(), pack_size);
   if (!problem.empty()) {
     throw InvalidHand("hand and dead cards (hand positions 0.." + std::to_string(hand_size - 1) +
                       ", then dead): " + problem);
   }
   const std::uint64_t taken = mask_of(known.data(), static_cast<int>(known.size()));
   std::vector<Card> unseen;
-  for (int c = 0; c < table.pack_size(); ++c) {
+  for (int c = 0; c < pack_size; ++c) {
     if (((taken >> c) & 1u) == 0) unseen.push_back(static_cast<Card>(c));
   }
   return unseen;
@@ -93,23 +100,24 @@ double deal_count(int unseen, int hand_size, int opponents) noexcept {
   return deals / factorial;
 }
 
-OutcomeCounts equity_exact(const ThreeCardTable& table, const Card* hand,
+OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_size,
                            const std::vector<Card>& unseen, int opponents) {
+  check_hand_size(hand_size);
   if (opponents < 1 || opponents > 2) {
     throw InvalidHand("exact equity enumerates 1 or 2 opponents, got " + std::to_string(opponents));
   }
-  const HandKey key(table);
+  const HandKey key(table, hand_size);
   const std::uint32_t mine = sorted_key(key, hand);
   const int n = static_cast<int>(unseen.size());
   OutcomeCounts counts;
   if (opponents == 1) {
-    for_each_combination(unseen.data(), n, 3, [&](const Card* other) { tally(counts, mine, key(other)); });
+    for_each_combination(unseen.data(), n, hand_size, [&](const Card* other) { tally(counts, mine, key(other)); });
     return counts;
   }
   struct Candidate { std::uint64_t mask; std::uint32_t key; };
   std::vector<Candidate> candidates;
-  for_each_combination(unseen.data(), n, 3, [&](const Card* other) {
-    candidates.push_back({mask_of(other, 3), key(other)});
+  for_each_combination(unseen.data(), n, hand_size, [&](const Card* other) {
+    candidates.push_back({mask_of(other, hand_size), key(other)});
   });
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const Candidate a = candidates[i];
@@ -121,15 +129,16 @@ OutcomeCounts equity_exact(const ThreeCardTable& table, const Card* hand,
   return counts;
 }
 
-OutcomeCounts equity_sampled(const ThreeCardTable& table, const Card* hand,
+OutcomeCounts equity_sampled(const BestOfTable& table, const Card* hand, int hand_size,
                              const std::vector<Card>& unseen, int opponents, std::uint64_t samples,
                              std::uint64_t seed) {
-  const int needed = 3 * opponents;
+  check_hand_size(hand_size);
+  const int needed = hand_size * opponents;
   if (opponents < 1 || needed > static_cast<int>(unseen.size())) {
     throw InvalidHand(std::to_string(opponents) + " opponents need " + std::to_string(needed) +
                       " unseen cards, there are " + std::to_string(unseen.size()));
   }
-  const HandKey key(table);
+  const HandKey key(table, hand_size);
   const std::uint32_t mine = sorted_key(key, hand);
   std::vector<Card> deck = unseen;
   const auto n = static_cast<std::uint32_t>(deck.size());
@@ -142,7 +151,9 @@ OutcomeCounts equity_sampled(const ThreeCardTable& table, const Card* hand,
       std::swap(deck[static_cast<std::size_t>(i)], deck[j]);
     }
     std::uint32_t best = 0;
-    for (int o = 0; o < opponents; ++o) best = std::max(best, sorted_key(key, deck.data() + 3 * o));
+    for (int o = 0; o < opponents; ++o) {
+      best = std::max(best, sorted_key(key, deck.data() + hand_size * o));
+    }
     tally(counts, mine, best);
   }
   return counts;

@@ -8,47 +8,77 @@
 namespace prial {
 namespace {
 
-// Rows per block: both hands' strengths of a block fit in L1 next to the
-// input, and the evaluator's own branch-free kernel does the lookups.
+// Rows per block: both hands' values of a block stay in L1 next to the
+// input, and the evaluators' own batch kernels do the lookups.
 constexpr std::size_t kBlock = 2048;
+
+// Values both hands of each block with `value_of(hands, n, out) -> bad`,
+// then compares; returns true when some row was invalid.
+template <class Value, std::size_t width, class ValueOf>
+bool compare_blocks(const Card* seer, const Card* seen, std::size_t begin, std::size_t end,
+                    std::uint8_t* out, ValueOf&& value_of) noexcept {
+  Value seer_value[kBlock];
+  Value seen_value[kBlock];
+  bool bad = false;
+  for (std::size_t b = begin; b < end; b += kBlock) {
+    const std::size_t n = std::min(kBlock, end - b);
+    bad |= value_of(seer + width * b, n, seer_value);
+    bad |= value_of(seen + width * b, n, seen_value);
+    unsigned shared = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      shared |= static_cast<unsigned>(hands_share_a_card(seer + width * (b + i), seen + width * (b + i), width));
+      out[b + i] = static_cast<std::uint8_t>(seer_value[i] > seen_value[i]);
+    }
+    bad |= shared != 0;
+  }
+  return bad;
+}
+
+template <class Value, std::size_t width, class ValueOf>
+std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, int pack_size,
+                          std::uint8_t* out, int threads, ValueOf value_of) noexcept {
+  std::atomic<bool> any_bad{false};
+  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
+    if (compare_blocks<Value, width>(seer, seen, begin, end, out, value_of)) any_bad = true;
+  });
+  if (!any_bad) return kNoBadRow;
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (!explain_showdown_row(pack_size, seer, seen, i, width).empty()) return i;
+  }
+  return kNoBadRow;  // unreachable: a flagged block holds a bad row
+}
 
 }  // namespace
 
 std::size_t showdown_batch3(const Evaluator& ev, const Card* seer, const Card* seen, std::size_t rows,
                             std::uint8_t* out, int threads) noexcept {
-  std::atomic<bool> any_bad{false};
-  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
-    Strength seer_strength[kBlock];
-    Strength seen_strength[kBlock];
-    bool bad = false;
-    for (std::size_t b = begin; b < end; b += kBlock) {
-      const std::size_t n = std::min(kBlock, end - b);
-      bad |= ev.evaluate_batch(seer + 3 * b, n, seer_strength, 1) != kNoBadRow;
-      bad |= ev.evaluate_batch(seen + 3 * b, n, seen_strength, 1) != kNoBadRow;
-      for (std::size_t i = 0; i < n; ++i) {
-        // Cards >= 64 cannot occur in a valid row; the kernel flags them.
-        bad |= hands_share_a_card(seer + 3 * (b + i), seen + 3 * (b + i), 3);
-        out[b + i] = static_cast<std::uint8_t>(seer_strength[i] > seen_strength[i]);
-      }
-    }
-    if (bad) any_bad = true;
-  });
-  if (!any_bad) return kNoBadRow;
-  for (std::size_t i = 0; i < rows; ++i) {
-    if (!explain_showdown_row(ev, seer, seen, i, 3).empty()) return i;
-  }
-  return kNoBadRow;  // unreachable: a flagged block holds a bad row
+  return showdown_rows<Strength, 3>(seer, seen, rows, ev.table().pack_size(), out, threads,
+                                 [&ev](const Card* hands, std::size_t n, Strength* values) {
+                                   return ev.evaluate_batch(hands, n, values, 1) != kNoBadRow;
+                                 });
 }
 
-std::string explain_showdown_row(const Evaluator& ev, const Card* seer, const Card* seen,
-                                 std::size_t row, std::size_t width) {
+std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, const Card* seen,
+                                   std::size_t rows, std::size_t width, std::uint8_t* out, int threads) {
+  if (width != 4 && width != 5) {
+    throw InvalidHand("best-of showdowns take 4 or 5 cards a hand, got " + std::to_string(width));
+  }
+  table.keys(width);  // built once here, not raced for by the worker threads
+  auto keys_of = [&table, width](const Card* hands, std::size_t n, BestKey* values) {
+    return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
+  };
+  return width == 4 ? showdown_rows<BestKey, 4>(seer, seen, rows, table.pack_size(), out, threads, keys_of)
+                    : showdown_rows<BestKey, 5>(seer, seen, rows, table.pack_size(), out, threads, keys_of);
+}
+
+std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
+                                 std::size_t width) {
   const Card* a = seer + width * row;
   const Card* b = seen + width * row;
   const std::string where = "row " + std::to_string(row) + ": ";
-  const int pack = ev.table().pack_size();
-  std::string problem = hand_problem(a, width, pack);
+  std::string problem = hand_problem(a, width, pack_size);
   if (!problem.empty()) return where + "seer: " + problem;
-  problem = hand_problem(b, width, pack);
+  problem = hand_problem(b, width, pack_size);
   if (!problem.empty()) return where + "seen: " + problem;
   for (std::size_t i = 0; i < width; ++i) {
     for (std::size_t j = 0; j < width; ++j) {

@@ -131,6 +131,31 @@ def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     return figures
 
 
+def section_showdown(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """Sees in bulk, each width against the unfused way in the same run:
+    both hands valued by the batch call, then compared in numpy."""
+    from . import _core
+
+    figures = []
+    # Fewer rows than the evaluator section: each row deals 6 to 10 cards.
+    for width, rows in ((3, args.hands // 4), (4, args.hands // 10), (5, args.hands // 10)):
+        deal = random_hands(rows, 2 * width, args.seed + width, ev.pack_size)
+        seer, seen = np.ascontiguousarray(deal[:, :width]), np.ascontiguousarray(deal[:, width:])
+        value = ev.evaluate_batch if width == 3 else ev.best_of_batch
+        baseline = f"{width} cards: {value.__name__} x2 + numpy > (baseline)"
+        figures += [
+            Figure(baseline, rows, median_seconds(
+                lambda: value(seer, threads=1) > value(seen, threads=1), args.repeat), unit="sees"),
+            Figure(f"{width} cards: showdown_batch, 1 thread", rows, median_seconds(
+                lambda: _core.showdown_batch(ev, seer, seen, threads=1), args.repeat),
+                unit="sees", baseline=baseline),
+            Figure(f"{width} cards: showdown_batch, {args.threads or os.cpu_count()} threads", rows,
+                   median_seconds(lambda: _core.showdown_batch(ev, seer, seen, threads=args.threads),
+                                  args.repeat), unit="sees", baseline=baseline),
+        ]
+    return figures
+
+
 def section_partition(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     """partition_batch of 13 cards into 4 hands; expected_points against
     lexicographic in the same run (the model is built before timing)."""
@@ -151,10 +176,44 @@ def section_partition(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     return figures
 
 
+def section_equity(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """Heads-up exact equity (every opponent hand enumerated in C++), per
+    hand size, against a numpy enumeration of the same deals for three cards."""
+    import itertools
+
+    from ._odds import equity
+
+    figures = []
+    hands = random_hands(20, 5, args.seed, ev.pack_size)
+    all_threes = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
+    strengths = ev.evaluate_batch(all_threes)
+    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), all_threes.astype(np.uint64)), axis=1)
+
+    def numpy_equity() -> None:
+        for hand in hands[:, :3]:
+            mine = ev.evaluate(hand.tolist()).strength
+            free = (masks & np.uint64(sum(1 << int(c) for c in hand))) == 0
+            s = strengths[free]
+            (s < mine).sum(), (s == mine).sum()
+
+    baseline = "3 cards: numpy enumeration (baseline)"
+    figures.append(Figure(baseline, len(hands), median_seconds(numpy_equity, args.repeat), unit="equities"))
+    for width in (3, 4, 5):
+        equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the key tables outside the timing
+        cards = [h[:width].tolist() for h in hands[: 20 if width < 5 else 5]]
+        figures.append(Figure(
+            f"{width} cards: equity, heads-up exact", len(cards),
+            median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
+            unit="equities", baseline=baseline if width == 3 else None))
+    return figures
+
+
 SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [
     section_three_card,
     section_best_of,
     section_partition,
+    section_showdown,
+    section_equity,
 ]
 
 

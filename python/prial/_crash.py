@@ -73,7 +73,7 @@ def crash_showdown(
     """
     ev = evaluator_for(rules)
     weights = _weights(scoring)
-    floor = _category_floor(min_category, rules)
+    floor = _category_floor(min_category)
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
     for i, p in enumerate(players):
@@ -160,7 +160,7 @@ def _value(ev: Evaluator, cards: list[int]) -> tuple[int, str, Category]:
     return v.strength, v.description, v.category
 
 
-def _category_floor(min_category: Category | str | None, rules: Rules | None) -> Category | None:
+def _category_floor(min_category: Category | str | None) -> Category | None:
     if min_category is None:
         return None
     try:

@@ -69,28 +69,30 @@ def equity(
     samples: int | None = None,
     seed: int = 0,
 ) -> Equity:
-    """Win/tie/lose probabilities of ``hand`` (three cards) against
-    ``opponents`` random three-card hands dealt from the cards neither in
-    the hand nor ``dead``.
+    """Win/tie/lose probabilities of ``hand`` (3, 4 or 5 cards) against
+    ``opponents`` random hands of as many cards dealt from the cards neither
+    in the hand nor ``dead``; four and five cards compare by best-of keys,
+    the discard tie-break included.
 
     Exact (every deal enumerated in C++) when ``samples`` is None and the
     deals number at most ``EXACT_DEAL_LIMIT`` (one opponent always; two
-    opponents with 49 unseen cards: 139,838,160 deals); otherwise ``samples``
+    three-card opponents from 49 unseen cards: 139,838,160 deals); otherwise ``samples``
     (default 200,000) random deals from ``seed``, with the standard error.
     Win: better than every opponent; tie: no opponent better, one at least
     equal; lose: some opponent better.
     """
     ev = evaluator_for(rules)
     cards = cards_of(hand, "hand")
-    if len(cards) != 3:
-        raise InvalidHandError(f"hand: equity is for three-card hands, got {len(cards)} cards")
+    if len(cards) not in (3, 4, 5):
+        raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
     dead_cards = cards_of(dead, "dead")
     if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
         raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}")
     unseen = ev.pack_size - len(cards) - len(dead_cards)
-    deals = _core.deal_count(unseen, 3, opponents)
+    deals = _core.deal_count(unseen, len(cards), opponents)
     if deals == 0:
-        raise InvalidHandError(f"{opponents} opponent(s) need {3 * opponents} unseen cards, there are {unseen}")
+        raise InvalidHandError(
+            f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}")
     exact = samples is None and opponents <= 2 and deals <= EXACT_DEAL_LIMIT
     if not exact:
         samples = DEFAULT_SAMPLES if samples is None else samples
@@ -107,15 +109,17 @@ def equity(
 
 
 @functools.lru_cache(maxsize=8)
-def _sorted_strengths(rules: Rules | None) -> np.ndarray:
-    ev = evaluator_for(rules)
-    hands = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
-    return np.sort(ev.evaluate_batch(hands))
+def _sorted_keys(rules: Rules | None, cards: int) -> np.ndarray:
+    return np.sort(_core.best_of_keys(evaluator_for(rules), cards))
 
 
 def percentile(hand: CardsLike, rules: Rules | None = None) -> float:
-    """The share of all three-card hands of the pack that ``hand`` beats
-    strictly (0.0 for the weakest class, just under 1.0 for the top one)."""
-    value = evaluator_for(rules).evaluate(cards_of(hand, "hand"))
-    strengths = _sorted_strengths(rules)
-    return int(np.searchsorted(strengths, value.strength, side="left")) / len(strengths)
+    """The share of all hands of the pack with as many cards as ``hand``
+    (3, 4 or 5) that it beats strictly (0.0 for the weakest, just under 1.0
+    for the top); four and five cards compare by best-of keys."""
+    cards = cards_of(hand, "hand")
+    if len(cards) not in (3, 4, 5):
+        raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
+    key = evaluator_for(rules).best_of(cards).key
+    keys = _sorted_keys(rules, len(cards))
+    return int(np.searchsorted(keys, key, side="left")) / len(keys)

@@ -40,37 +40,32 @@ def player_hand(ev: Evaluator, player: Player, cards: list[int]) -> PlayerHand:
             raise type(exc)(f"{where}: {exc}") from None
         return PlayerHand(player.id, tuple(cards), player.blind, player.stake, v.strength,
                           v.strength, v.category, v.description, tuple(cards), ())
-    best_of = getattr(ev, "best_of", None)
-    if best_of is None:  # pragma: no cover - until best-of (issue 3) is merged
-        raise InvalidShowdownError(f"{where}: {len(cards)}-card hands need best-of, not built yet")
     try:
-        b = best_of(cards)
+        b = ev.best_of(cards)
     except InvalidHandError as exc:
         raise type(exc)(f"{where}: {exc}") from None
     return PlayerHand(player.id, tuple(cards), player.blind, player.stake, b.strength, b.key,
                       Category(b.category), b.description, tuple(b.kept), tuple(b.discarded))
 
 
-def _discard_ranks(hand: PlayerHand) -> list[int]:
-    return sorted((c >> 2 for c in hand.discarded if c < 52), reverse=True)
+def _discard_names(hand: PlayerHand) -> list[str]:
+    """Discards as they rank in the tie-break (bestof.hpp): by rank, suits
+    never rank, a joker above an ace; higher first."""
+    codes = sorted((14 if c >= 52 else (c >> 2) + 1 for c in hand.discarded), reverse=True)
+    return ["joker" if code == 14 else _RANK_CHARS[code - 1] for code in codes]
 
 
 def compare_reason(better: PlayerHand, worse: PlayerHand) -> tuple[str, str]:
     """(reason, decided_by) for ``better`` beating ``worse`` (keys differ)."""
     if better.strength != worse.strength:
         return f"{better.description} beats {worse.description}", "hand"
-    for hi, lo in zip(_discard_ranks(better), _discard_ranks(worse)):
+    for hi, lo in zip(_discard_names(better), _discard_names(worse)):
         if hi != lo:
-            return f"discard decides: {_RANK_CHARS[hi]} beats {_RANK_CHARS[lo]}", "discard"
-    # Equal natural discards (wild discards rank by the best-of key alone).
-    return f"discard decides: {format_discards(better)} beats {format_discards(worse)}", "discard"
+            return f"discard decides: {hi} beats {lo}", "discard"
+    raise AssertionError("keys differ but neither the three nor the discards do")
 
 
 _RANK_CHARS = "23456789TJQKA"
-
-
-def format_discards(hand: PlayerHand) -> str:
-    return _core.format_cards(list(hand.discarded))
 
 
 def _parse_players(players: Sequence[Player], cards_per_hand: int | None,
@@ -232,8 +227,9 @@ def showdown_batch(
     """Many two-player sees at once: row i is 1 where the seer's hand beats
     the seen player's, 0 where the seen player wins (the seer loses ties).
 
-    Both arrays are uint8 ``(N, 3)`` (C-contiguous, card indices); a card
-    in both hands of a row is invalid.  Runs in C++ with the GIL released
+    Both arrays are uint8 ``(N, 3)``, ``(N, 4)`` or ``(N, 5)`` (C-contiguous,
+    card indices); four and five cards compare by best-of keys, the discard
+    tie-break included.  A card in both hands of a row is invalid.  Runs in C++ with the GIL released
     on ``threads`` threads (``None``: all cores).
     """
     return _core.showdown_batch(evaluator_for(rules), seer_cards, seen_cards, threads=threads)

@@ -8,27 +8,36 @@
 #include <cstdint>
 #include <vector>
 
+#include "prial/bestof.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
 
 // Calls fn(combo) for every `k`-subset (k <= 8) of pool[0..n), in
-// lexicographic order of positions; each combo lists its cards in pool order
-// (so ascending when the pool is).
+// colexicographic order of positions (the first position moves fastest);
+// each combo lists its cards in pool order.  With an ascending pool the
+// combos' colex slots rise monotonically, so lookups into a slot-indexed
+// table walk it front to back (cache- and prefetch-friendly).
 template <class Fn>
 void for_each_combination(const Card* pool, int n, int k, Fn&& fn) {
   if (k <= 0 || k > n || k > 8) return;
   int idx[8];
   Card combo[8];
-  for (int i = 0; i < k; ++i) idx[i] = i;
+  for (int i = 0; i < k; ++i) {
+    idx[i] = i;
+    combo[i] = pool[i];
+  }
   while (true) {
-    for (int i = 0; i < k; ++i) combo[i] = pool[idx[i]];
     fn(static_cast<const Card*>(combo));
-    int i = k - 1;
-    while (i >= 0 && idx[i] == n - k + i) --i;
-    if (i < 0) return;
+    int i = 0;
+    while (i < k && idx[i] + 1 == (i + 1 < k ? idx[i + 1] : n)) ++i;
+    if (i == k) return;
     ++idx[i];
-    for (int j = i + 1; j < k; ++j) idx[j] = idx[j - 1] + 1;
+    combo[i] = pool[idx[i]];
+    for (int j = 0; j < i; ++j) {
+      idx[j] = j;
+      combo[j] = pool[j];
+    }
   }
 }
 
@@ -43,23 +52,26 @@ struct OutcomeCounts {
   std::uint64_t total() const noexcept { return win + tie + lose; }
 };
 
-// The comparison key of a hand of 3 cards: its strength (higher wins).
-// Other hand sizes are compared through best-of keys (bestof.hpp).
+// The comparison key of a hand of `width` (3..5) sorted cards: its best-of
+// key (bestof.hpp), discard tie-break included; higher wins.
 class HandKey {
  public:
-  explicit HandKey(const ThreeCardTable& table) : table_(table) {}
-  // `cards` sorted ascending, three of them.
-  std::uint32_t operator()(const Card* cards) const noexcept {
-    return table_.strength(three_card_slot(cards[0], cards[1], cards[2]));
+  HandKey(const BestOfTable& table, int width) : keys_(table.keys(static_cast<std::size_t>(width))), width_(width) {}
+  std::uint32_t operator()(const Card* sorted) const noexcept {
+    std::uint32_t slot = 0;
+    for (int i = 0; i < width_; ++i) slot += kBinomial(sorted[i], i + 1);
+    return keys_[slot];
   }
+  int width() const noexcept { return width_; }
 
  private:
-  const ThreeCardTable& table_;
+  const BestKey* keys_;
+  int width_;
 };
 
 // The cards neither in `hand` nor `dead`, ascending.  Throws InvalidHand
 // when a card repeats across them or is outside the pack.
-std::vector<Card> unseen_cards(const ThreeCardTable& table, const Card* hand, std::size_t hand_size,
+std::vector<Card> unseen_cards(int pack_size, const Card* hand, std::size_t hand_size,
                                const Card* dead, std::size_t dead_count);
 
 // Number of deals of `opponents` hands of `hand_size` cards from `unseen`
@@ -67,12 +79,13 @@ std::vector<Card> unseen_cards(const ThreeCardTable& table, const Card* hand, st
 // does not depend on which opponent holds what).
 double deal_count(int unseen, int hand_size, int opponents) noexcept;
 
-// Every deal of `opponents` (1 or 2) three-card hands from `unseen`.
-OutcomeCounts equity_exact(const ThreeCardTable& table, const Card* hand,
+// Every deal of `opponents` (1 or 2) hands of `hand_size` (3..5) cards from
+// `unseen`, against `hand` (hand_size cards).
+OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_size,
                            const std::vector<Card>& unseen, int opponents);
 
-// `samples` random deals of `opponents` three-card hands, seeded.
-OutcomeCounts equity_sampled(const ThreeCardTable& table, const Card* hand,
+// `samples` random deals of `opponents` hands, seeded.
+OutcomeCounts equity_sampled(const BestOfTable& table, const Card* hand, int hand_size,
                              const std::vector<Card>& unseen, int opponents, std::uint64_t samples,
                              std::uint64_t seed);
 

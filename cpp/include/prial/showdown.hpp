@@ -1,12 +1,13 @@
 // Two-player sees in bulk (SPEC §5): the seen player shows first and the
 // seer wins only with a strictly better hand; equal hands go to the seen
-// player.
+// player (four/five cards: after the discard tie-break).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "prial/bestof.hpp"
 #include "prial/evaluator.hpp"
 
 namespace prial {
@@ -18,19 +19,27 @@ namespace prial {
 std::size_t showdown_batch3(const Evaluator& ev, const Card* seer, const Card* seen, std::size_t rows,
                             std::uint8_t* out, int threads) noexcept;
 
-// Why row `row` of a (seer, seen) batch of `width`-card hands is invalid:
-// "row 17: seer: duplicate card 7h at positions 0 and 2",
-// "row 3: card 7h is in both hands (seer position 0, seen position 2)".
-std::string explain_showdown_row(const Evaluator& ev, const Card* seer, const Card* seen,
-                                 std::size_t row, std::size_t width);
+// The same for hands of `width` = 4 or 5 cards, compared by best-of keys
+// (the discard tie-break included).  Throws InvalidHand only for a bad width.
+std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, const Card* seen,
+                                   std::size_t rows, std::size_t width, std::uint8_t* out, int threads);
 
-// True when some card appears in both `width`-card hands of row i.
+// Why row `row` of a (seer, seen) batch of `width`-card hands is invalid
+// ("" if it is valid): "row 17: seer: duplicate card 7h at positions 0 and 2",
+// "row 3: card 7h is in both hands (seer position 0, seen position 2)".
+std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
+                                 std::size_t width);
+
+// True when some card appears in both `width`-card hands (each hand's own
+// cards valid and distinct: a card >= 64 wraps here, but the hand's own
+// validation flags it).
 inline bool hands_share_a_card(const Card* a, const Card* b, std::size_t width) noexcept {
-  std::uint64_t mask = 0;
-  for (std::size_t k = 0; k < width; ++k) mask |= std::uint64_t{1} << (a[k] & 63u);
-  bool shared = false;
-  for (std::size_t k = 0; k < width; ++k) shared |= ((mask >> (b[k] & 63u)) & 1u) != 0;
-  return shared;
+  std::uint64_t in_a = 0, in_b = 0;
+  for (std::size_t i = 0; i < width; ++i) {
+    in_a |= std::uint64_t{1} << (a[i] & 63u);
+    in_b |= std::uint64_t{1} << (b[i] & 63u);
+  }
+  return (in_a & in_b) != 0;
 }
 
 }  // namespace prial
