@@ -80,9 +80,10 @@ def test_showdown_cannot_see_a_blind_man(grpc_client):
     assert remote.value.field_violations[0].field == "players"
 
 
-def test_showdown_batch(grpc_client):
-    both = random_hands(20_000, 6, seed=11)
-    seer, seen = np.ascontiguousarray(both[:, :3]), np.ascontiguousarray(both[:, 3:])
+@pytest.mark.parametrize("width", [3, 4, 5])
+def test_showdown_batch(grpc_client, width):
+    both = random_hands(20_000, 2 * width, seed=11)
+    seer, seen = np.ascontiguousarray(both[:, :width]), np.ascontiguousarray(both[:, width:])
     for rules in (None, Rules(preset="teen_patti")):
         np.testing.assert_array_equal(grpc_client.showdown_batch(seer, seen, rules=rules),
                                       prial.showdown_batch(seer, seen, rules=rules))
@@ -160,6 +161,8 @@ def test_odds(grpc_client, rules, cards):
         (("3s 2h Ah",), {"dead": "Kd Kh"}),
         (([51, 47, 43],), {"rules": Rules(preset="teen_patti")}),
         (("Ts 9s 8d", 3), {"samples": 20_000, "seed": 5}),
+        (("Ks Kd 9h 7c",), {}),
+        (("Ks Kd 9h 7c 2d",), {"dead": "Ah"}),
     ],
 )
 def test_equity(grpc_client, args, options):

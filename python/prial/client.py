@@ -190,8 +190,9 @@ class Client:
         """``prial.showdown_batch(...)`` on the server: uint8 (N,) 1 where the seer wins."""
         request = pb.ShowdownBatchRequest(
             rules=rules_to_proto(rules),
-            seer_cards=_hand_bytes(seer_cards, (3,), "seer_cards"),
-            seen_cards=_hand_bytes(seen_cards, (3,), "seen_cards"))
+            seer_cards=_hand_bytes(seer_cards, (3, 4, 5), "seer_cards"),
+            seen_cards=_hand_bytes(seen_cards, (3, 4, 5), "seen_cards"),
+            hand_size=seer_cards.shape[1])
         response = self._call(self._stub.ShowdownBatch, request, timeout)
         return np.frombuffer(response.seer_wins, dtype=np.uint8)
 

@@ -294,8 +294,11 @@ class PrialService(pb_grpc.PrialServicer):
     @rpc(default_field="seer_cards")
     def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
                       call: Call) -> pb.ShowdownBatchResponse:
-        seer = self._hand_bytes(request.seer_cards, 3, "seer_cards")
-        seen = self._hand_bytes(request.seen_cards, 3, "seen_cards")
+        width = request.hand_size or 3
+        if width not in (3, 4, 5):
+            raise InvalidHandError(f"hand_size must be 3, 4 or 5; got {width}", field="hand_size")
+        seer = self._hand_bytes(request.seer_cards, width, "seer_cards")
+        seen = self._hand_bytes(request.seen_cards, width, "seen_cards")
         if len(seer) != len(seen):
             raise InvalidHandError(f"seer_cards has {len(seer)} hands but seen_cards has {len(seen)}",
                                    field="seen_cards")
