@@ -20,9 +20,6 @@ RULESETS = [
     prial.Rules(wild="jokers", jokers=2),
 ]
 
-has_best_of = hasattr(prial.Evaluator, "best_of_batch")
-
-
 @pytest.mark.parametrize("rules", RULESETS, ids=repr)
 def test_every_three_card_hand_matches_the_python_api(grpc_client, rules):
     ev = prial.Evaluator(rules)
@@ -52,6 +49,14 @@ def test_text_hands_with_descriptions(grpc_client):
     assert result.descriptions == [v.description for v in values]
 
 
+def test_five_card_text_hands_described_by_their_best_three(grpc_client, brag):
+    texts = ["Ks Kd 9h 7c 2d", "3s 2h Ah Kd Qc"]
+    result = grpc_client.evaluate(texts, describe=True)
+    best = [brag.best_of(t) for t in texts]
+    assert result.keys.tolist() == [b.key for b in best]
+    assert result.descriptions == [b.description for b in best]
+
+
 def test_descriptions_only_when_asked(grpc_client):
     assert grpc_client.evaluate(["3s 2h Ah"]).descriptions is None
 
@@ -61,7 +66,6 @@ def test_empty_batch(grpc_client):
     assert result.strengths.size == 0 and result.categories.size == 0
 
 
-@pytest.mark.skipif(not has_best_of, reason="best_of_batch has not landed (issue 3)")
 @pytest.mark.parametrize("width", [4, 5])
 def test_four_and_five_card_keys_match_best_of(grpc_client, brag, width):
     hands = random_hands(5_000, width, seed=width)

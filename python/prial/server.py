@@ -426,7 +426,7 @@ class PrialService(pb_grpc.PrialServicer):
 def _describe(ev: Evaluator, hands: np.ndarray) -> list[str]:
     if hands.shape[1] == 3:
         return [ev.evaluate(row).description for row in hands.tolist()]
-    return [ev.evaluate(ev.best_of(row).kept).description for row in hands.tolist()]
+    return [ev.best_of(row).description for row in hands.tolist()]
 
 
 # ---------------------------------------------------------------------------
