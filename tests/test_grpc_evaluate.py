@@ -57,6 +57,16 @@ def test_five_card_text_hands_described_by_their_best_three(grpc_client, brag):
     assert result.descriptions == [b.description for b in best]
 
 
+def test_descriptions_are_bounded(grpc_client):
+    from prial.server import DESCRIBE_LIMIT
+
+    hands = random_hands(DESCRIBE_LIMIT + 1, 3, seed=8)
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.evaluate(hands, describe=True)
+    assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert grpc_client.evaluate(hands).strengths.size == DESCRIBE_LIMIT + 1
+
+
 def test_descriptions_only_when_asked(grpc_client):
     assert grpc_client.evaluate(["3s 2h Ah"]).descriptions is None
 

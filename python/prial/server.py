@@ -62,6 +62,11 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Prial"].full_name  # "prial.v1.Pr
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 
 
+# Descriptions cost a Python call per hand (with the GIL held): bounded so
+# one request cannot starve the others for long.
+DESCRIBE_LIMIT = 100_000
+
+
 class BatchTooLarge(Exception):
     """A request over the server's --max-batch: RESOURCE_EXHAUSTED."""
 
@@ -385,6 +390,8 @@ class PrialService(pb_grpc.PrialServicer):
         response.strengths = strengths.astype("<u2", copy=False).tobytes()
         response.categories = current.categories[strengths].tobytes()
         if request.describe:
+            if len(hands) > DESCRIBE_LIMIT:
+                raise BatchTooLarge(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
             response.descriptions.extend(_describe(ev, hands))
         return response
 
