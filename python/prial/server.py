@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 import numpy as np
@@ -167,7 +167,7 @@ class Observer:
 # The one place where exceptions become gRPC statuses.
 
 
-def _abort_invalid(context: grpc.ServicerContext, exc: InvalidHandError, default_field: str) -> None:
+def _abort_invalid(context: grpc.ServicerContext, exc: InvalidHandError, default_field: str) -> NoReturn:
     field = exc.field or default_field
     if exc.row is not None:
         field = f"{field}[{exc.row}]"
@@ -178,7 +178,7 @@ def _abort_invalid(context: grpc.ServicerContext, exc: InvalidHandError, default
     context.abort_with_status(rpc_status.to_status(status))
 
 
-def _abort_for(context: grpc.ServicerContext, call: Call, exc: Exception, default_field: str) -> None:
+def _abort_for(context: grpc.ServicerContext, call: Call, exc: Exception, default_field: str) -> NoReturn:
     """Sets ``call.code`` and aborts the call (raises)."""
     if isinstance(exc, InvalidHandError):
         call.code = grpc.StatusCode.INVALID_ARGUMENT
