@@ -32,6 +32,8 @@ def test_stick_up_scores_nobody():
     r = prial.crash_showdown([a, b])
     first, second = r.positions
     assert first.stick_up and first.winner is None
+    assert first.reason == "stick-up: a and b hold Pair of sevens, queen kicker"
+    assert second.reason == "b scores 1: High card, 6-4-2"
     assert second.winner == "b" and r.points == {"a": 0, "b": 1}
 
 

@@ -230,7 +230,8 @@ def test_batch_rejects_a_card_in_both_hands_naming_the_row():
 @pytest.mark.parametrize("change, message", [
     (lambda a, b: (a, b[:-1]), "rows"),
     (lambda a, b: (a.astype(np.int64), b), "uint8"),
-    (lambda a, b: (a[:, :2].copy(), b), r"shape \(N, 3\)"),
+    (lambda a, b: (a[:, :2].copy(), b), r"seer_cards must have 3, 4 or 5 cards a row, got shape \(10, 2\)"),
+    (lambda a, b: (a[0].copy(), b), r"seer_cards must be .* shape \(N, 3\)"),
     (lambda a, b: (a, np.asfortranarray(b)), "non-contiguous"),
 ])
 def test_batch_bad_arrays(change, message):

@@ -341,18 +341,22 @@ class PyEvaluator {
 
 // ---- Showdown and odds (issue 4): sees in bulk, category counts, equity ----
 
-// Width of a (N, width) hand array, 3 when it is not one (hand_array then explains).
-std::size_t hand_width(const py::object& value) {
-  if (py::isinstance<py::array>(value)) {
-    const auto a = py::reinterpret_borrow<py::array>(value);
-    if (a.ndim() == 2 && a.shape(1) >= 3 && a.shape(1) <= 5) return static_cast<std::size_t>(a.shape(1));
+// Width of a (N, width) hand array: 3, 4 or 5.  For anything that is not a
+// two-dimensional array, 3 (hand_array then explains what is wrong).
+std::size_t hand_width(const py::object& value, const char* name) {
+  if (!py::isinstance<py::array>(value)) return 3;
+  const auto a = py::reinterpret_borrow<py::array>(value);
+  if (a.ndim() != 2) return 3;
+  if (a.shape(1) < 3 || a.shape(1) > 5) {
+    throw prial::InvalidHand(std::string(name) + " must have 3, 4 or 5 cards a row, got shape (" +
+                             std::to_string(a.shape(0)) + ", " + std::to_string(a.shape(1)) + ")");
   }
-  return 3;
+  return static_cast<std::size_t>(a.shape(1));
 }
 
 py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object& seer,
                                          const py::object& seen, const py::object& threads) {
-  const std::size_t width = hand_width(seer);
+  const std::size_t width = hand_width(seer, "seer_cards");
   const py::array a = hand_array(seer, width, "seer_cards");
   const py::array b = hand_array(seen, width, "seen_cards");
   const auto rows = static_cast<std::size_t>(a.shape(0));
@@ -370,9 +374,7 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
     // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
     // referenced by this frame and the C++ code touches no Python object.
     py::gil_scoped_release release;
-    bad = width == 3 ? prial::showdown_batch3(ev.core(), seer_in, seen_in, rows, dst, n_threads)
-                     : prial::showdown_batch_best_of(ev.best_of_table(), seer_in, seen_in, rows, width,
-                                                     dst, n_threads);
+    bad = prial::showdown_batch(ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads);
   }
   if (bad != prial::kNoBadRow) {
     throw prial::InvalidHand(

@@ -8,8 +8,8 @@
 namespace prial {
 namespace {
 
-// Rows per block: both hands' values of a block stay in L1 next to the
-// input, and the evaluators' own batch kernels do the lookups.
+// Rows per block: both hands' keys of a block stay in L1 next to the
+// input, and the best-of batch kernel (prefetching) does the lookups.
 constexpr std::size_t kBlock = 2048;
 
 // Values both hands of each block with `value_of(hands, n, out) -> bad`,
@@ -50,25 +50,21 @@ std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, 
 
 }  // namespace
 
-std::size_t showdown_batch3(const Evaluator& ev, const Card* seer, const Card* seen, std::size_t rows,
-                            std::uint8_t* out, int threads) noexcept {
-  return showdown_rows<Strength, 3>(seer, seen, rows, ev.table().pack_size(), out, threads,
-                                 [&ev](const Card* hands, std::size_t n, Strength* values) {
-                                   return ev.evaluate_batch(hands, n, values, 1) != kNoBadRow;
-                                 });
-}
-
-std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, const Card* seen,
-                                   std::size_t rows, std::size_t width, std::uint8_t* out, int threads) {
-  if (width != 4 && width != 5) {
-    throw InvalidHand("best-of showdowns take 4 or 5 cards a hand, got " + std::to_string(width));
+std::size_t showdown_batch(const BestOfTable& table, const Card* seer, const Card* seen,
+                           std::size_t rows, std::size_t width, std::uint8_t* out, int threads) {
+  if (width < 3 || width > 5) {
+    throw InvalidHand("showdowns take 3, 4 or 5 cards a hand, got " + std::to_string(width));
   }
   table.keys(width);  // built once here, not raced for by the worker threads
   auto keys_of = [&table, width](const Card* hands, std::size_t n, BestKey* values) {
     return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
   };
-  return width == 4 ? showdown_rows<BestKey, 4>(seer, seen, rows, table.pack_size(), out, threads, keys_of)
-                    : showdown_rows<BestKey, 5>(seer, seen, rows, table.pack_size(), out, threads, keys_of);
+  const int pack = table.pack_size();
+  switch (width) {
+    case 3: return showdown_rows<BestKey, 3>(seer, seen, rows, pack, out, threads, keys_of);
+    case 4: return showdown_rows<BestKey, 4>(seer, seen, rows, pack, out, threads, keys_of);
+    default: return showdown_rows<BestKey, 5>(seer, seen, rows, pack, out, threads, keys_of);
+  }
 }
 
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,

@@ -114,8 +114,11 @@ def crash_showdown(
             if winner is not None:
                 points[winner] += weights[index]
                 won[winner].append(index)
+            best_hand = values[top[0]][index][1]
+            reason = (f"{winner} scores {weights[index]}: {best_hand}" if winner is not None
+                      else f"stick-up: {' and '.join(top)} hold {best_hand}")
             positions.append(CrashPosition(index, weights[index], winner, winner is None,
-                                           tuple(contenders), values[top[0]][index][1]))
+                                           tuple(contenders), best_hand, reason))
     crash = next((pid for pid, w in won.items() if len(w) == MAX_HANDS), None)
     bonus = None
     if not voided_by and not outright:

@@ -113,6 +113,7 @@ class CrashPosition(_ToDict):
     stick_up: bool  # a tie for best: nobody scores
     contenders: tuple[str, ...]
     best: str | None  # description of the best hand
+    reason: str = ""  # in words: "a scores 1: Prial of aces", "stick-up: a and b hold Pair of sevens, ..."
 
 
 @dataclass(frozen=True)

@@ -8,21 +8,18 @@
 #include <string>
 
 #include "prial/bestof.hpp"
-#include "prial/evaluator.hpp"
+#include "prial/evaluator.hpp"  // kNoBadRow
 
 namespace prial {
 
-// Row i compares seer[3i..3i+2] with seen[3i..3i+2]: out[i] = 1 when the
-// seer's hand is strictly stronger, else 0.  Every row is validated (both
-// hands valid and no card in both); returns the first invalid row (outputs
-// unspecified) or kNoBadRow.  Never throws.
-std::size_t showdown_batch3(const Evaluator& ev, const Card* seer, const Card* seen, std::size_t rows,
-                            std::uint8_t* out, int threads) noexcept;
-
-// The same for hands of `width` = 4 or 5 cards, compared by best-of keys
-// (the discard tie-break included).  Throws InvalidHand only for a bad width.
-std::size_t showdown_batch_best_of(const BestOfTable& table, const Card* seer, const Card* seen,
-                                   std::size_t rows, std::size_t width, std::uint8_t* out, int threads);
+// Row i compares the seer's `width` (3, 4 or 5) cards with the seen
+// player's, both stored back to back: out[i] = 1 when the seer's best-of
+// key (bestof.hpp: the three-card strength, then the discards) is strictly
+// higher, else 0.  Every row is validated (both hands valid and no card in
+// both); returns the first invalid row (outputs unspecified) or kNoBadRow.
+// Throws InvalidHand only for a bad width.
+std::size_t showdown_batch(const BestOfTable& table, const Card* seer, const Card* seen,
+                           std::size_t rows, std::size_t width, std::uint8_t* out, int threads);
 
 // Why row `row` of a (seer, seen) batch of `width`-card hands is invalid
 // ("" if it is valid): "row 17: seer: duplicate card 7h at positions 0 and 2",
