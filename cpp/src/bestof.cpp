@@ -159,21 +159,27 @@ void BestOfTable::build(std::size_t width, Lazy& into) const {
                                      make_key(s3(c0, c1, c2), discard_code(c3))});
           }
   } else {
+    const BestKey* four = this->keys(4);
     for (int c4 = 4; c4 < n; ++c4)
       for (int c3 = 3; c3 < c4; ++c3)
         for (int c2 = 2; c2 < c3; ++c2)
           for (int c1 = 1; c1 < c2; ++c1)
             for (int c0 = 0; c0 < c1; ++c0) {
+              // Discarding card x first, the best of the other four is the
+              // four-card key: the highest strength, then the highest
+              // second discard y, which is also what orders (x, y) once x
+              // is fixed.  So the best of five is the best over x.
               const int c[5] = {c0, c1, c2, c3, c4};
               BestKey best = 0;
-              // Discard the pair (i, j); keep the other three in order.
-              for (int i = 0; i < 5; ++i)
-                for (int j = i + 1; j < 5; ++j) {
-                  int kept[3], k = 0;
-                  for (int m = 0; m < 5; ++m) if (m != i && m != j) kept[k++] = c[m];
-                  best = std::max(best, make_key(s3(kept[0], kept[1], kept[2]), discard_code(c[i]),
-                                                 discard_code(c[j])));
+              for (int x = 0; x < 5; ++x) {
+                std::uint32_t four_slot = 0;
+                for (int m = 0, place = 1; m < 5; ++m) {
+                  if (m != x) four_slot += kBinomial(c[m], place++);
                 }
+                const BestKey four_key = four[four_slot];
+                best = std::max(best, make_key(strength_of_key(four_key), discard_code(c[x]),
+                                               (four_key >> 4) & 15u));
+              }
               keys[slot++] = best;
             }
   }
