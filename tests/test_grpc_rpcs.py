@@ -15,6 +15,35 @@ from prial.client import PrialRpcError
 from .conftest import random_hands
 
 
+MIRRORS = [
+    ("PartitionResponse", prial.Split),
+    ("ShowdownResponse", prial.ShowdownResult),
+    ("PlayerHand", prial.PlayerHand),
+    ("CoverResult", prial.CoverResult),
+    ("CrashShowdownResponse", prial.CrashResult),
+    ("CrashPosition", prial.CrashPosition),
+    ("CrashPlayerResult", prial.CrashPlayerResult),
+    ("SettleCasinoResponse", prial.CasinoResult),
+    ("BetResult", prial.BetResult),
+    ("OddsResponse", prial.Odds),
+    ("CategoryOdds", prial.CategoryOdds),
+    ("EquityResponse", prial.Equity),
+]
+
+
+@pytest.mark.parametrize(("message", "result_type"), MIRRORS, ids=[m for m, _ in MIRRORS])
+def test_messages_mirror_the_python_results(message, result_type):
+    """A field added to a Python result must be added to its message too
+    (the service maps them by name; this names the drift)."""
+    import dataclasses
+
+    from prial.v1 import prial_pb2 as pb
+
+    fields = (result_type._fields if issubclass(result_type, tuple)
+              else [f.name for f in dataclasses.fields(result_type)])
+    assert set(getattr(pb, message).DESCRIPTOR.fields_by_name) == set(fields)
+
+
 def _deals(rows: int, cards: int, seed: int) -> list[list[int]]:
     rng = np.random.default_rng(seed)
     return [rng.permutation(52)[:cards].tolist() for _ in range(rows)]
