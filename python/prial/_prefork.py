@@ -110,6 +110,8 @@ def _supervise(options: ServeOptions) -> int:
         pid = os.fork()
         if pid == 0:  # child: its own server, nothing of the parent's but the pipe
             os.close(ready_r)
+            if reserved is not None:
+                reserved.close()
             code = 1
             try:
                 from .server import serve_process
