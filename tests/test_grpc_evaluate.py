@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import time
+
 import grpc
 import numpy as np
 import pytest
-from .conftest import random_hands
 
 import prial
 from prial.client import Client, PrialRpcError
 from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
+
+from .conftest import random_hands
 
 RULESETS = [
     prial.Rules(),
@@ -184,6 +187,17 @@ def test_server_keeps_serving_after_errors(grpc_client, brag):
         with pytest.raises(PrialRpcError):
             grpc_client.evaluate(["Zz Zz Zz"])
     assert grpc_client.evaluate(["3s 2h Ah"]).strengths.tolist() == [brag.evaluate("3s 2h Ah").strength]
+
+
+def test_deadline_exceeded(grpc_client):
+    def slow_batches():
+        for seed in range(20):
+            time.sleep(0.1)
+            yield random_hands(10, 3, seed=seed)
+
+    with pytest.raises(PrialRpcError) as info:
+        list(grpc_client.evaluate_stream(slow_batches(), timeout=0.35))
+    assert info.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
 def test_client_rejects_wrong_dtype_locally():

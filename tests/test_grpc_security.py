@@ -8,9 +8,10 @@ from pathlib import Path
 
 import grpc
 import pytest
-from .grpc_helpers import ServerProcess
 
 from prial.client import Client, PrialRpcError
+
+from .grpc_helpers import ServerProcess
 
 x509 = pytest.importorskip("cryptography.x509")
 from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402

@@ -16,12 +16,13 @@ from pathlib import Path
 import grpc
 import numpy as np
 import pytest
-from .conftest import random_hands
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from .grpc_helpers import ServerProcess, free_port
 
 import prial
 from prial.client import Client, PrialRpcError
+
+from .conftest import random_hands
+from .grpc_helpers import ServerProcess, free_port
 
 
 ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown",

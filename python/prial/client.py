@@ -84,7 +84,9 @@ class Client:
     ``target``: "host:port".  ``timeout``: default deadline in seconds for
     every call (None: no deadline; each method also takes ``timeout``).
     TLS: ``tls=True`` (system roots) or ``root_certificates`` (PEM bytes);
-    mutual TLS adds ``certificate_chain`` and ``private_key``.  ``token``:
+    mutual TLS adds ``certificate_chain`` and ``private_key``;
+    ``server_name`` overrides the host name checked against the server's
+    certificate.  ``token``:
     the bearer token the server was given (``--auth-token-file``).
     ``max_message_bytes`` bounds both directions (default 64 MiB, the
     server's default: room for a 1M-hand batch).
