@@ -23,6 +23,7 @@ RULESETS = [
     prial.Rules(wild="jokers", jokers=2),
 ]
 
+
 @pytest.mark.parametrize("rules", RULESETS, ids=repr)
 def test_every_three_card_hand_matches_the_python_api(grpc_client, rules):
     ev = prial.Evaluator(rules)
