@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import prial
-from prial._bench import random_hands
+from prial import _core
+from prial._bench import KERNEL_LEVELS, random_hands
 
 ROWS = 10_000_000
 
@@ -27,13 +28,26 @@ def test_numpy_baseline(benchmark, hands):
 
 
 def test_evaluate_batch_one_thread(benchmark, hands):
-    benchmark.extra_info["hands"] = ROWS
+    benchmark.extra_info.update(hands=ROWS, simd_level=_core.simd_level())
     benchmark(prial.evaluate_batch, hands, threads=1)
 
 
 def test_evaluate_batch_all_threads(benchmark, hands):
-    benchmark.extra_info["hands"] = ROWS
+    benchmark.extra_info.update(hands=ROWS, simd_level=_core.simd_level())
     benchmark(prial.evaluate_batch, hands)
+
+
+@pytest.mark.parametrize("level", KERNEL_LEVELS)
+def test_evaluate_batch_one_thread_per_kernel_level(benchmark, hands, level):
+    if KERNEL_LEVELS.index(level) > KERNEL_LEVELS.index(_core.supported_simd_level()):
+        pytest.skip(f"this CPU has no {level}")
+    active = _core.simd_level()
+    _core._set_simd_level(level)
+    try:
+        benchmark.extra_info.update(hands=ROWS, simd_level=level)
+        benchmark(prial.evaluate_batch, hands, threads=1)
+    finally:
+        _core._set_simd_level(active)
 
 
 @pytest.mark.parametrize("form", ["indices", "text"])

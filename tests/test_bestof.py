@@ -219,3 +219,36 @@ def test_order_never_matters(cards, rnd):
     assert a == b
     batch = np.array([cards, shuffled], dtype=np.uint8)
     assert prial.best_of_batch(batch).tolist() == [a.key, a.key]
+
+
+@pytest.fixture(params=["scalar", "avx2", "avx512"])
+def simd_level(request):
+    """Each batch-kernel level this CPU has, restored afterwards."""
+    levels = ["scalar", "avx2", "avx512"]
+    if levels.index(request.param) > levels.index(prial._core.supported_simd_level()):
+        pytest.skip(f"CPU lacks {request.param}")
+    before = prial._core.simd_level()
+    prial._core._set_simd_level(request.param)
+    yield request.param
+    prial._core._set_simd_level(before)
+
+
+def test_every_kernel_level_agrees(simd_level, brag, four_card_hands):
+    # Exhaustive four-card hands (the width with a SIMD kernel), plus a tail
+    # that is not a whole vector.
+    assert np.array_equal(brag.best_of_batch(four_card_hands), reference_keys(brag, four_card_hands))
+    odd = np.ascontiguousarray(four_card_hands[:1003])
+    assert np.array_equal(brag.best_of_batch(odd, threads=1), reference_keys(brag, odd))
+
+
+@pytest.mark.parametrize("row", [0, 7, 8, 255, 1000])
+@pytest.mark.parametrize("bad", ["duplicate", "255", "joker"])
+def test_every_kernel_level_rejects_bad_rows(simd_level, row, bad):
+    hands = random_hands(1003, 4, seed=row)
+    if bad == "duplicate":
+        hands[row, 3] = hands[row, 0]
+    else:
+        hands[row, row % 4] = 255 if bad == "255" else 52
+    with pytest.raises(prial.InvalidHandError, match=f"row {row}:") as info:
+        prial.best_of_batch(hands, threads=1)
+    assert info.value.row == row

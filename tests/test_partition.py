@@ -128,12 +128,16 @@ def test_min_category_forms_fewer_hands():
     assert strengths[0, 0] == split.strengths[0]
 
 
-@pytest.mark.parametrize("min_category", [None, "PAIR"])
-def test_expected_points_lies_on_the_frontier(brag, min_category):
-    threshold = 1 if min_category is None else pair_threshold(brag)
-    for deal in random_hands(25, 13, seed=21):
-        split = brag.partition(deal.tolist(), objective="expected_points", min_category=min_category)
-        frontier = pareto_frontier(split_tuples(brag, deal, 4, threshold))
+@pytest.mark.parametrize("rules,min_category", [
+    (prial.Rules(), None), (prial.Rules(), "PAIR"),
+    (prial.Rules(wild="deuces"), None), (prial.Rules(jokers=2), "PAIR"), (prial.Rules(wild="ak47"), None),
+])
+def test_expected_points_lies_on_the_frontier(rules, min_category):
+    ev = prial.Evaluator(rules)
+    threshold = 1 if min_category is None else pair_threshold(ev)
+    for deal in random_hands(20, 13, seed=21, pack=ev.pack_size):
+        split = ev.partition(deal.tolist(), objective="expected_points", min_category=min_category)
+        frontier = pareto_frontier(split_tuples(ev, deal, 4, threshold))
         assert split.candidates == len(frontier)
         ours = split.strengths + [0] * (4 - len(split.strengths))
         assert any(list(p) == ours for p in frontier.tolist())

@@ -15,6 +15,7 @@
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/odds.hpp"
+#include "prial/kernels.hpp"
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
 #include "prial/showdown.hpp"
@@ -80,11 +81,36 @@ std::vector<prial::Card> cards_from(const py::handle& value) {
   return cards;
 }
 
-py::list card_list(const std::vector<prial::Card>& cards) {
-  py::list out(cards.size());
-  for (std::size_t i = 0; i < cards.size(); ++i) out[i] = py::int_(cards[i]);
-  return out;
+// The common evaluate() argument, an exact list or tuple of three in-range
+// ints, read without the heap allocation of cards_from; false sends
+// anything else (and every error) through cards_from.
+bool three_indices(const py::handle& value, prial::Card (&cards)[3]) {
+  PyObject* obj = value.ptr();
+  const bool is_list = PyList_CheckExact(obj);
+  if (!is_list && !PyTuple_CheckExact(obj)) return false;
+  if ((is_list ? PyList_GET_SIZE(obj) : PyTuple_GET_SIZE(obj)) != 3) return false;
+  for (Py_ssize_t i = 0; i < 3; ++i) {
+    PyObject* item = is_list ? PyList_GET_ITEM(obj, i) : PyTuple_GET_ITEM(obj, i);
+    if (!PyLong_CheckExact(item)) return false;
+    const long v = PyLong_AsLong(item);
+    if (v < 0 || v >= prial::kMaxPack) {  // also -1 with an overflow error set
+      PyErr_Clear();
+      return false;
+    }
+    cards[i] = static_cast<prial::Card>(v);
+  }
+  return true;
 }
+
+py::list card_list(const prial::Card* cards, std::size_t count) {
+  PyObject* out = PyList_New(static_cast<Py_ssize_t>(count));
+  if (out == nullptr) throw py::error_already_set();
+  for (std::size_t i = 0; i < count; ++i) {
+    PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), PyLong_FromLong(cards[i]));  // small ints: cached, never fail
+  }
+  return py::reinterpret_steal<py::list>(out);
+}
+py::list card_list(const std::vector<prial::Card>& cards) { return card_list(cards.data(), cards.size()); }
 
 // A uint8 array of shape (N, width), C-contiguous, used in place.
 py::array hand_array(const py::object& value, std::size_t width, const char* name) {
@@ -170,14 +196,19 @@ class PyEvaluator {
       : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {}
 
   py::object evaluate(const py::handle& hand) {
-    const std::vector<prial::Card> cards = cards_from(hand);
-    const std::uint32_t slot = ev_.slot(cards.data(), cards.size());
+    prial::Card fixed[3];
+    std::vector<prial::Card> parsed;
+    const bool quick = three_indices(hand, fixed);
+    if (!quick) parsed = cards_from(hand);
+    const prial::Card* cards = quick ? fixed : parsed.data();
+    const std::size_t count = quick ? 3 : parsed.size();
+    const std::uint32_t slot = ev_.slot(cards, count);
     const auto& table = ev_.table();
     return make_named_tuple(
         result_types().hand_value,
         {py::int_(table.strength(slot)),
          result_types().categories[static_cast<std::size_t>(table.category(slot))],
-         card_list(cards), description(slot)});
+         card_list(cards, count), description(slot)});
   }
 
   py::array_t<prial::Strength> evaluate_batch(const py::object& hands, const py::object& threads) {
@@ -507,6 +538,16 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
 
   bind_showdown_and_odds(m);
+
+  // ---- SIMD level of the batch kernels (kernels.hpp) ----
+  m.def("simd_level", [] { return std::string(prial::simd_level_name(prial::simd_level())); },
+        "Instruction-set level of the batch kernels in use: 'scalar', 'avx2' or 'avx512'.");
+  m.def("supported_simd_level",
+        [] { return std::string(prial::simd_level_name(prial::supported_simd_level())); },
+        "Highest instruction-set level this CPU supports.");
+  m.def("_set_simd_level", &prial::set_simd_level, py::arg("level"),
+        "Forces the batch-kernel level (tests and benchmarks only; process-wide).");
+
   m.attr("OPPONENT_MODEL_DEALS") = prial::kModelDeals;
 
   m.def("parse_cards", [](const py::str& text) {

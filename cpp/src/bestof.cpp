@@ -11,6 +11,7 @@
 #endif
 
 #include "prial/evaluator.hpp"
+#include "prial/kernels.hpp"
 #include "prial/parallel.hpp"
 
 namespace prial {
@@ -229,15 +230,36 @@ BestChoice BestOfTable::choose(const Card* cards, std::size_t width, const std::
   return best;
 }
 
+bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width, BestKey* out,
+                         const BestKey* table, unsigned pack) noexcept {
+  if (width == 3) return key_range<3>(hands, 0, rows, out, table, pack);
+  if (width == 4) return key_range<4>(hands, 0, rows, out, table, pack);
+  return key_range<5>(hands, 0, rows, out, table, pack);
+}
+
 std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::size_t width,
                                    BestKey* out, int threads) const {
   const BestKey* table = keys(width);
   const auto pack = static_cast<unsigned>(pack_size());
-  auto kernel = width == 3 ? key_range<3> : width == 4 ? key_range<4> : key_range<5>;
+  bool four_avx2 = false;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+  four_avx2 = width == 4 && simd_level() >= SimdLevel::kAvx2;
+#endif
   std::atomic<bool> any_bad{false};
   parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
-    if (kernel(hands, begin, end, out, table, pack)) any_bad = true;
+    const Card* h = hands + width * begin;
+    bool bad;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+    if (four_avx2) {
+      bad = best_of_four_rows_avx2(h, end - begin, out + begin, table, pack);
+    } else
+#endif
+    {
+      bad = best_of_rows_scalar(h, end - begin, width, out + begin, table, pack);
+    }
+    if (bad) any_bad = true;
   });
+  (void)four_avx2;
   if (!any_bad) return kNoBadRow;
   for (std::size_t i = 0; i < rows; ++i) {
     if (!hand_problem(hands + width * i, width, pack_size()).empty()) return i;

@@ -121,6 +121,29 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
     strength_[s] = static_cast<Strength>(
         1 + (std::lower_bound(distinct.begin(), distinct.end(), keys[s]) - distinct.begin()));
   }
+  if (rules_.wild_mask == 0 && rules_.jokers == 0) build_by_rank();
+}
+
+// Fills by_rank_ and keeps it only if no two hands with the same ranks and
+// suitedness differ in strength (true without wild cards; checked anyway).
+void ThreeCardTable::build_by_rank() {
+  std::vector<Strength> by_rank(kRankIndexes, 0);
+  for (int c2 = 2; c2 < kStandardPack; ++c2) {
+    for (int c1 = 1; c1 < c2; ++c1) {
+      for (int c0 = 0; c0 < c1; ++c0) {
+        const bool suited = suit_of(c0) == suit_of(c1) && suit_of(c1) == suit_of(c2);
+        const unsigned index = rank_index(rank_of(c0), rank_of(c1), rank_of(c2), suited);
+        const Strength strength = strength_[three_card_slot(c0, c1, c2)];
+        if (by_rank[index] != 0 && by_rank[index] != strength) return;
+        by_rank[index] = strength;
+      }
+    }
+  }
+  by_rank_.resize(2 * kRankIndexes);
+  for (unsigned i = 0; i < kRankIndexes; ++i) {
+    by_rank_[i] = static_cast<std::uint8_t>(by_rank[i] & 0xff);
+    by_rank_[kRankIndexes + i] = static_cast<std::uint8_t>(by_rank[i] >> 8);
+  }
 }
 
 std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules) {

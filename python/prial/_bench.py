@@ -77,6 +77,7 @@ def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
                median_seconds(lambda: ev.evaluate_batch(hands, threads=args.threads), args.repeat),
                baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
     ]
+    figures += other_kernel_levels(ev, hands, args)
     small = hands[: args.scalar_hands]
     as_lists = small.tolist()
     as_text = [format_cards(h) for h in as_lists]
@@ -100,6 +101,29 @@ def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
                baseline="Python loop calling len() (baseline)"),
     ]
     return figures
+
+
+KERNEL_LEVELS = ["scalar", "avx2", "avx512"]
+
+
+def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespace) -> list[Figure]:
+    """evaluate_batch with 1 thread on each other kernel level this CPU has
+    (the figures above use the level in use, see ``_core.simd_level()``)."""
+    active = _core.simd_level()
+    levels = KERNEL_LEVELS[: KERNEL_LEVELS.index(_core.supported_simd_level()) + 1]
+    figures = []
+    try:
+        for level in levels:
+            if level == active:
+                continue
+            _core._set_simd_level(level)
+            figures.append(Figure(f"evaluate_batch, 1 thread, {level} kernel", len(hands),
+                                  median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
+                                  baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"))
+    finally:
+        _core._set_simd_level(active)
+    return figures
+
 
 
 def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
@@ -233,11 +257,13 @@ def run_bench(args: argparse.Namespace) -> int:
         print(json.dumps({
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
             "rules": repr(ev.rules),
+            "simd_level": _core.simd_level(),
             "repeat": args.repeat,
             "figures": [dict(asdict(f), rate=f.rate, ratio_to_baseline=ratio(f)) for f in figures],
         }, indent=2))
         return 0
-    print(f"prial bench: {ev.rules!r}, median of {args.repeat} runs, {os.cpu_count()} cores")
+    print(f"prial bench: {ev.rules!r}, median of {args.repeat} runs, {os.cpu_count()} cores, "
+          f"{_core.simd_level()} kernels (set PRIAL_SIMD=scalar|avx2|avx512 to cap)")
     rows = []
     for f in figures:
         r = ratio(f)

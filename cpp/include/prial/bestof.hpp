@@ -23,6 +23,12 @@
 // three jokers; 15.3 MB at most for both).  Each width is built on first
 // use, once per ruleset, and shared.
 //
+// Batch kernels: a sorting network, the colex slot and one load per hand,
+// slots computed a block ahead of the loads so that their cache misses
+// overlap; four-card hands use an AVX2 kernel (eight hands a vector) when
+// the CPU has it and PRIAL_SIMD allows (kernels.hpp), the rest the portable
+// one.
+//
 // C++ use (e.g. a fused showdown kernel):
 //
 //   auto table = prial::best_of_table(rules);        // cached per ruleset
@@ -133,5 +139,16 @@ class BestOfTable {
 
 // One table per ruleset, shared (thread-safe), like three_card_table().
 std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules);
+
+// The batch kernels behind key_batch, one contiguous run of `rows` hands:
+// keys into out; returns true when a row is invalid (its output is then
+// unspecified).  Plain functions, so the SIMD translation unit (compiled
+// for its instruction set, see kernels.hpp) shares no inline code.
+bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width, BestKey* out,
+                         const BestKey* table, unsigned pack) noexcept;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+bool best_of_four_rows_avx2(const Card* hands, std::size_t rows, BestKey* out, const BestKey* table,
+                            unsigned pack) noexcept;
+#endif
 
 }  // namespace prial

@@ -65,13 +65,34 @@ class ThreeCardTable {
   int wilds(std::uint32_t slot) const noexcept { return wilds_[slot]; }
   Category category(std::uint32_t slot) const noexcept { return category_of(shape_[slot]); }
 
+  // Derived copy for the AVX-512 kernel, present when strength depends only
+  // on the three ranks and on whether the hand is suited (no wild cards):
+  // the low and high bytes of the strength at rank_index() (kernels.hpp),
+  // kRankIndexes entries each; nullptr otherwise.
+  const std::uint8_t* by_rank_low() const noexcept { return by_rank_.empty() ? nullptr : by_rank_.data(); }
+  const std::uint8_t* by_rank_high() const noexcept {
+    return by_rank_.empty() ? nullptr : by_rank_.data() + by_rank_.size() / 2;
+  }
+
  private:
+  void build_by_rank();
+
   RulesConfig rules_;
   std::vector<Strength> strength_;
   std::vector<NaturalValue> shape_;
   std::vector<std::uint8_t> wilds_;
+  std::vector<std::uint8_t> by_rank_;
   int classes_ = 0;
 };
+
+// Index of a suited or unsuited rank multiset r0 <= r1 <= r2 (ranks 0..12):
+// the multiset's colex rank (0..454), plus 455 when all three cards share a
+// suit.  Below kRankIndexes = 1024: eight 128-entry byte-permute segments.
+inline constexpr unsigned kRankIndexes = 1024;
+inline constexpr unsigned kSuitedOffset = 455;
+constexpr unsigned rank_index(unsigned r0, unsigned r1, unsigned r2, bool suited) noexcept {
+  return r0 + (r1 + 1) * r1 / 2 + (r2 + 2) * (r2 + 1) * r2 / 6 + (suited ? kSuitedOffset : 0);
+}
 
 // Tables are built once per ruleset and shared by every Evaluator that asks
 // for the same rules (thread-safe).

@@ -1,0 +1,97 @@
+// Batch kernels for three-card evaluation, one per instruction-set level,
+// chosen once at run time (portable builds: no -march=native needed).
+//
+// Every kernel does the same thing for `rows` hands stored back to back
+// (3 bytes a hand): validate each row (index < pack, no repeated card), find
+// its colex slot (tables.hpp) and store table[slot] into out.  An invalid
+// row reads slot 0 and only makes the kernel return true; its output is
+// unspecified.  No input byte 0..255 makes a kernel read outside `table`.
+// The AVX-512 kernel reads the by-rank copy instead when there is one.
+//
+// The SIMD kernels live in translation units of their own compiled with
+// -mavx2 / -mavx512*; they use only intrinsics and the plain functions
+// declared here (compiled for baseline x86-64), never inline code shared
+// with other translation units, so no wide instruction can leak into code
+// that runs before the CPU check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "prial/cards.hpp"
+#include "prial/tables.hpp"
+
+namespace prial {
+
+// What a kernel reads: the strength table (slots), the pack size, and the
+// optional by-rank copy (ThreeCardTable::by_rank_low/high, may be null).
+struct KernelTables {
+  const Strength* strengths;
+  unsigned pack;
+  const std::uint8_t* by_rank_low;
+  const std::uint8_t* by_rank_high;
+};
+
+using ThreeCardKernel = bool (*)(const Card* hands, std::size_t rows, Strength* out,
+                                 const KernelTables& tables);
+
+// C(n, 2) and C(n, 3) for n < 64 as 16-bit words (C(63, 3) = 39,711), the
+// column terms of the colex slot; entries above the largest pack only serve
+// rows that are rejected anyway.
+// (Plain arrays: no member functions for the SIMD translation units to emit.)
+struct ColexColumns {
+  std::uint16_t choose2[64]{}, choose3[64]{};
+  constexpr ColexColumns() {
+    for (unsigned n = 0; n < 64; ++n) {
+      choose2[n] = static_cast<std::uint16_t>(n < 2 ? 0 : n * (n - 1) / 2);
+      choose3[n] = static_cast<std::uint16_t>(n < 3 ? 0 : n * (n - 1) * (n - 2) / 6);
+    }
+  }
+};
+inline constexpr ColexColumns kColex{};
+
+// Prefetches `bytes` of the input from `offset` on, which may lie past its
+// end (a prefetch never faults; the address is formed as an integer).  The
+// SIMD kernels need it because the hardware prefetcher falls behind while a
+// chunk's table loads run (measured: about +25% at 10M hands from DRAM).
+// `static`: each translation unit keeps its own copy built for its own
+// instruction set.
+static inline void prefetch_input(const Card* base, std::size_t offset, std::size_t bytes) noexcept {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(base) + offset;
+  for (std::size_t line = 0; line < bytes; line += 64) {
+    __builtin_prefetch(reinterpret_cast<const void*>(at + line));
+  }
+}
+
+// Portable kernel: the reference for the others and their tail.
+bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
+                          const KernelTables& tables) noexcept;
+
+#if defined(PRIAL_HAVE_X86_KERNELS)
+// out[i] = table[slots[i]]: the table loads of the SIMD kernels, done with
+// scalar loads (faster than AVX2/AVX-512 gathers on the Zen 4 measured).
+void lookup_slots(const std::uint16_t* slots, std::size_t count, Strength* out,
+                  const Strength* table) noexcept;
+bool evaluate_rows_avx2(const Card* hands, std::size_t rows, Strength* out,
+                        const KernelTables& tables) noexcept;
+bool evaluate_rows_avx512(const Card* hands, std::size_t rows, Strength* out,
+                          const KernelTables& tables) noexcept;
+#endif
+
+// Instruction-set levels, lowest first.
+enum class SimdLevel : int { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
+
+const char* simd_level_name(SimdLevel level) noexcept;
+// The highest level this CPU (and OS) supports.
+SimdLevel supported_simd_level() noexcept;
+// The level in use: the supported one, capped by the environment variable
+// PRIAL_SIMD=scalar|avx2|avx512 when it is set (read once).
+SimdLevel simd_level() noexcept;
+// Forces a level (tests, benchmarks); throws InvalidHand for an unknown
+// name or a level this CPU lacks.
+void set_simd_level(const std::string& name);
+// The kernel of the level in use.
+ThreeCardKernel three_card_kernel() noexcept;
+
+}  // namespace prial
