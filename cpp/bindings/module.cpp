@@ -405,7 +405,8 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
     // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
     // referenced by this frame and the C++ code touches no Python object.
     py::gil_scoped_release release;
-    bad = prial::showdown_batch(ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads);
+    bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst,
+                                n_threads);
   }
   if (bad != prial::kNoBadRow) {
     throw prial::InvalidHand(

@@ -8,8 +8,9 @@
 namespace prial {
 namespace {
 
-// Rows per block: both hands' keys of a block stay in L1 next to the
-// input, and the best-of batch kernel (prefetching) does the lookups.
+// Rows per block: both hands' values of a block stay in L1 next to the
+// input, and the batch kernels (SIMD for three cards, prefetching for
+// best-of keys) do the lookups.
 constexpr std::size_t kBlock = 2048;
 
 // Values both hands of each block with `value_of(hands, n, out) -> bad`,
@@ -24,10 +25,11 @@ bool compare_blocks(const Card* seer, const Card* seen, std::size_t begin, std::
     const std::size_t n = std::min(kBlock, end - b);
     bad |= value_of(seer + width * b, n, seer_value);
     bad |= value_of(seen + width * b, n, seen_value);
+    // Two plain loops: the comparison vectorizes on its own.
+    for (std::size_t i = 0; i < n; ++i) out[b + i] = static_cast<std::uint8_t>(seer_value[i] > seen_value[i]);
     unsigned shared = 0;
     for (std::size_t i = 0; i < n; ++i) {
       shared |= static_cast<unsigned>(hands_share_a_card(seer + width * (b + i), seen + width * (b + i), width));
-      out[b + i] = static_cast<std::uint8_t>(seer_value[i] > seen_value[i]);
     }
     bad |= shared != 0;
   }
@@ -50,21 +52,25 @@ std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, 
 
 }  // namespace
 
-std::size_t showdown_batch(const BestOfTable& table, const Card* seer, const Card* seen,
-                           std::size_t rows, std::size_t width, std::uint8_t* out, int threads) {
+std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const Card* seer,
+                           const Card* seen, std::size_t rows, std::size_t width, std::uint8_t* out,
+                           int threads) {
   if (width < 3 || width > 5) {
     throw InvalidHand("showdowns take 3, 4 or 5 cards a hand, got " + std::to_string(width));
+  }
+  const int pack = table.pack_size();
+  if (width == 3) {
+    auto strengths_of = [&ev](const Card* hands, std::size_t n, Strength* values) {
+      return ev.evaluate_batch(hands, n, values, 1) != kNoBadRow;
+    };
+    return showdown_rows<Strength, 3>(seer, seen, rows, pack, out, threads, strengths_of);
   }
   table.keys(width);  // built once here, not raced for by the worker threads
   auto keys_of = [&table, width](const Card* hands, std::size_t n, BestKey* values) {
     return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
   };
-  const int pack = table.pack_size();
-  switch (width) {
-    case 3: return showdown_rows<BestKey, 3>(seer, seen, rows, pack, out, threads, keys_of);
-    case 4: return showdown_rows<BestKey, 4>(seer, seen, rows, pack, out, threads, keys_of);
-    default: return showdown_rows<BestKey, 5>(seer, seen, rows, pack, out, threads, keys_of);
-  }
+  return width == 4 ? showdown_rows<BestKey, 4>(seer, seen, rows, pack, out, threads, keys_of)
+                    : showdown_rows<BestKey, 5>(seer, seen, rows, pack, out, threads, keys_of);
 }
 
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,

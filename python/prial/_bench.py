@@ -125,7 +125,6 @@ def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespa
     return figures
 
 
-
 def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     """best_of_batch on 4 and 5 cards, against the numpy reference in the
     same run: evaluate_batch on every kept three, then the maximum."""
@@ -158,8 +157,6 @@ def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
 def section_showdown(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     """Sees in bulk, each width against the unfused way in the same run:
     both hands valued by the batch call, then compared in numpy."""
-    from . import _core
-
     figures = []
     # Fewer rows than the evaluator section: each row deals 6 to 10 cards.
     for width, rows in ((3, args.hands // 4), (4, args.hands // 10), (5, args.hands // 10)):

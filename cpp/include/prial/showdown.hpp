@@ -13,13 +13,16 @@
 namespace prial {
 
 // Row i compares the seer's `width` (3, 4 or 5) cards with the seen
-// player's, both stored back to back: out[i] = 1 when the seer's best-of
-// key (bestof.hpp: the three-card strength, then the discards) is strictly
-// higher, else 0.  Every row is validated (both hands valid and no card in
-// both); returns the first invalid row (outputs unspecified) or kNoBadRow.
-// Throws InvalidHand only for a bad width.
-std::size_t showdown_batch(const BestOfTable& table, const Card* seer, const Card* seen,
-                           std::size_t rows, std::size_t width, std::uint8_t* out, int threads);
+// player's, both stored back to back: out[i] = 1 when the seer's hand is
+// strictly stronger, else 0.  Three cards compare by strength (the
+// evaluator's SIMD batch kernel), four and five by best-of key (bestof.hpp:
+// the three-card strength, then the discards).  Every row is validated
+// (both hands valid and no card in both); returns the first invalid row
+// (outputs unspecified) or kNoBadRow.  Throws InvalidHand only for a bad
+// width.  `ev` and `table` belong to the same ruleset.
+std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const Card* seer,
+                           const Card* seen, std::size_t rows, std::size_t width, std::uint8_t* out,
+                           int threads);
 
 // Why row `row` of a (seer, seen) batch of `width`-card hands is invalid
 // ("" if it is valid): "row 17: seer: duplicate card 7h at positions 0 and 2",
