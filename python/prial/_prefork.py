@@ -27,7 +27,7 @@ class ServeOptions:
     port: int = 50051
     workers: int | None = None  # threads per process handling calls; None: 4 per core
     processes: int = 1
-    threads_per_call: int | None = None  # native threads per batch; None: cores / processes
+    threads_per_call: int = 1  # native threads per batch (calls in parallel use the other cores)
     max_batch: int = 1 << 20  # hands per request (per batch of a stream)
     max_message_bytes: int = 64 * MiB  # both directions, both sides
     max_concurrent_rpcs: int | None = None  # per process; None: 4 x workers, at least 100
@@ -49,10 +49,6 @@ class ServeOptions:
     def worker_threads(self) -> int:
         return self.workers or 4 * (os.cpu_count() or 1)
 
-    def native_threads(self) -> int:
-        if self.threads_per_call:
-            return self.threads_per_call
-        return max(1, (os.cpu_count() or 1) // self.processes)
 
 
 def write_port_file(path: str, port: int) -> None:

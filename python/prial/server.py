@@ -245,7 +245,7 @@ class PrialService(pb_grpc.PrialServicer):
     def __init__(self, options: ServeOptions, observer: Observer) -> None:
         self.max_batch = options.max_batch
         self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
-        self.threads = options.native_threads()
+        self.threads = options.threads_per_call
         self.observer = observer
 
     @rpc(default_field="cards")
@@ -388,7 +388,9 @@ class PrialService(pb_grpc.PrialServicer):
             exc.field = exc.field or field
             raise
         response.strengths = strengths.astype("<u2", copy=False).tobytes()
-        response.categories = current.categories[strengths].tobytes()
+        # Every strength indexes the table (it spans the ruleset's classes);
+        # "clip" only skips numpy's bounds checks.
+        response.categories = np.take(current.categories, strengths, mode="clip").tobytes()
         if request.describe:
             if len(hands) > DESCRIBE_LIMIT:
                 raise BatchTooLarge(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
