@@ -14,8 +14,8 @@
 #include "prial/bestof.hpp"
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/odds.hpp"
 #include "prial/kernels.hpp"
+#include "prial/odds.hpp"
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
 #include "prial/showdown.hpp"
@@ -539,7 +539,6 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("pack_size", &PyEvaluator::pack_size);
 
   bind_showdown_and_odds(m);
-
   // ---- SIMD level of the batch kernels (kernels.hpp) ----
   m.def("simd_level", [] { return std::string(prial::simd_level_name(prial::simd_level())); },
         "Instruction-set level of the batch kernels in use: 'scalar', 'avx2' or 'avx512'.");

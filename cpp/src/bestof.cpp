@@ -241,17 +241,18 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
                                    BestKey* out, int threads) const {
   const BestKey* table = keys(width);
   const auto pack = static_cast<unsigned>(pack_size());
-  bool four_avx2 = false;
+  bool avx2 = false;
 #if defined(PRIAL_HAVE_X86_KERNELS)
-  four_avx2 = width == 4 && simd_level() >= SimdLevel::kAvx2;
+  avx2 = width >= 4 && simd_level() >= SimdLevel::kAvx2;
 #endif
   std::atomic<bool> any_bad{false};
   parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
     const Card* h = hands + width * begin;
     bool bad;
 #if defined(PRIAL_HAVE_X86_KERNELS)
-    if (four_avx2) {
-      bad = best_of_four_rows_avx2(h, end - begin, out + begin, table, pack);
+    if (avx2) {
+      bad = (width == 4 ? best_of_four_rows_avx2 : best_of_five_rows_avx2)(h, end - begin, out + begin, table,
+                                                                           pack);
     } else
 #endif
     {
@@ -259,7 +260,7 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
     }
     if (bad) any_bad = true;
   });
-  (void)four_avx2;
+  (void)avx2;
   if (!any_bad) return kNoBadRow;
   for (std::size_t i = 0; i < rows; ++i) {
     if (!hand_problem(hands + width * i, width, pack_size()).empty()) return i;

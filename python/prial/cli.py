@@ -78,6 +78,48 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_best_of(args: argparse.Namespace) -> int:
+    ev = Evaluator(rules_from_args(args))
+    results = [(hand, ev.best_of(hand)) for hand in args.hands]
+    if args.json:
+        print(json.dumps([
+            {"hand": hand, "kept": b.kept, "discarded": b.discarded, "strength": b.strength,
+             "key": b.key, "category": b.category.name, "description": b.description}
+            for hand, b in results
+        ], indent=2))
+    else:
+        print_table(
+            ["hand", "keep", "discard", "strength", "key", "description"],
+            [(hand, format_cards(b.kept), format_cards(b.discarded) or "-", b.strength, b.key, b.description)
+             for hand, b in results],
+        )
+    return 0
+
+
+def cmd_partition(args: argparse.Namespace) -> int:
+    ev = Evaluator(rules_from_args(args))
+    split = ev.partition(args.cards, hands=args.hands, objective=args.objective,
+                         min_category=args.min_category, opponents=args.opponents)
+    if args.json:
+        print(json.dumps({
+            "cards": args.cards, "objective": args.objective, "min_category": args.min_category,
+            "hands": split.hands, "discards": split.discards, "strengths": split.strengths,
+            "categories": [c.name for c in split.categories], "descriptions": split.descriptions,
+            "expected_points": split.expected_points, "candidates": split.candidates,
+        }, indent=2))
+        return 0
+    print_table(
+        ["position", "hand", "strength", "description"],
+        [(i + 1, format_cards(h), s, d)
+         for i, (h, s, d) in enumerate(zip(split.hands, split.strengths, split.descriptions))],
+    )
+    print(f"discards: {format_cards(split.discards) or '-'}")
+    if split.expected_points is not None:
+        print(f"expected points: {split.expected_points:.3f} against {args.opponents} opponent(s) "
+              f"(best of {split.candidates} Pareto-optimal splits)")
+    return 0
+
+
 def cmd_showdown(args: argparse.Namespace) -> int:
     from . import Player, showdown
 
@@ -148,48 +190,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print_table(["win", "tie", "lose", "deals", "percentile"],
                     [(f"{e['win']:.4%}", f"{e['tie']:.4%}", f"{e['lose']:.4%}", e["deals"],
                       f"{report['percentile']:.4%}")])
-    return 0
-
-
-def cmd_best_of(args: argparse.Namespace) -> int:
-    ev = Evaluator(rules_from_args(args))
-    results = [(hand, ev.best_of(hand)) for hand in args.hands]
-    if args.json:
-        print(json.dumps([
-            {"hand": hand, "kept": b.kept, "discarded": b.discarded, "strength": b.strength,
-             "key": b.key, "category": b.category.name, "description": b.description}
-            for hand, b in results
-        ], indent=2))
-    else:
-        print_table(
-            ["hand", "keep", "discard", "strength", "key", "description"],
-            [(hand, format_cards(b.kept), format_cards(b.discarded) or "-", b.strength, b.key, b.description)
-             for hand, b in results],
-        )
-    return 0
-
-
-def cmd_partition(args: argparse.Namespace) -> int:
-    ev = Evaluator(rules_from_args(args))
-    split = ev.partition(args.cards, hands=args.hands, objective=args.objective,
-                         min_category=args.min_category, opponents=args.opponents)
-    if args.json:
-        print(json.dumps({
-            "cards": args.cards, "objective": args.objective, "min_category": args.min_category,
-            "hands": split.hands, "discards": split.discards, "strengths": split.strengths,
-            "categories": [c.name for c in split.categories], "descriptions": split.descriptions,
-            "expected_points": split.expected_points, "candidates": split.candidates,
-        }, indent=2))
-        return 0
-    print_table(
-        ["position", "hand", "strength", "description"],
-        [(i + 1, format_cards(h), s, d)
-         for i, (h, s, d) in enumerate(zip(split.hands, split.strengths, split.descriptions))],
-    )
-    print(f"discards: {format_cards(split.discards) or '-'}")
-    if split.expected_points is not None:
-        print(f"expected points: {split.expected_points:.3f} against {args.opponents} opponent(s) "
-              f"(best of {split.candidates} Pareto-optimal splits)")
     return 0
 
 
@@ -331,6 +331,30 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_options(rank)
     rank.set_defaults(func=cmd_rank)
 
+    best_of = sub.add_parser(
+        "best-of", help="best three of four or five cards",
+        description="Keep the best three of 3-5 cards (four- and five-card Brag); "
+                    "the key includes the discard tie-break (higher discard wins).")
+    best_of.add_argument("hands", nargs="+", metavar="HAND", help='3 to 5 cards, e.g. "As Kd 7h 7c 2s"')
+    best_of.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(best_of)
+    best_of.set_defaults(func=cmd_best_of)
+
+    partition = sub.add_parser(
+        "partition", help="split 6-15 cards into three-card hands (Crash and relatives)",
+        description="Split the cards into HANDS three-card hands, strongest first; the rest are discards.")
+    partition.add_argument("cards", metavar="CARDS", help='e.g. 13 cards for Crash: "As Ad 7h ..."')
+    partition.add_argument("--hands", type=int, default=4, help="hands to form, 2 to 5 (default 4)")
+    partition.add_argument("--objective", choices=["lexicographic", "expected_points"], default="lexicographic",
+                           help="lexicographic: strongest first hand, then second...; expected_points: "
+                                "most positions won on average (default lexicographic)")
+    partition.add_argument("--min-category", metavar="CATEGORY",
+                           help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
+    partition.add_argument("--opponents", type=int, default=3, help="opponents for expected_points (default 3)")
+    partition.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(partition)
+    partition.set_defaults(func=cmd_partition)
+
     show = sub.add_parser(
         "showdown", help="decide a showdown",
         description="Decide who wins a showdown (SPEC §5). Players are numbered 1.. in the order "
@@ -361,30 +385,6 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(odds)
     odds.set_defaults(func=cmd_odds)
-
-    best_of = sub.add_parser(
-        "best-of", help="best three of four or five cards",
-        description="Keep the best three of 3-5 cards (four- and five-card Brag); "
-                    "the key includes the discard tie-break (higher discard wins).")
-    best_of.add_argument("hands", nargs="+", metavar="HAND", help='3 to 5 cards, e.g. "As Kd 7h 7c 2s"')
-    best_of.add_argument("--json", action="store_true", help="machine-readable output")
-    add_rules_options(best_of)
-    best_of.set_defaults(func=cmd_best_of)
-
-    partition = sub.add_parser(
-        "partition", help="split 6-15 cards into three-card hands (Crash and relatives)",
-        description="Split the cards into HANDS three-card hands, strongest first; the rest are discards.")
-    partition.add_argument("cards", metavar="CARDS", help='e.g. 13 cards for Crash: "As Ad 7h ..."')
-    partition.add_argument("--hands", type=int, default=4, help="hands to form, 2 to 5 (default 4)")
-    partition.add_argument("--objective", choices=["lexicographic", "expected_points"], default="lexicographic",
-                           help="lexicographic: strongest first hand, then second...; expected_points: "
-                                "most positions won on average (default lexicographic)")
-    partition.add_argument("--min-category", metavar="CATEGORY",
-                           help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
-    partition.add_argument("--opponents", type=int, default=3, help="opponents for expected_points (default 3)")
-    partition.add_argument("--json", action="store_true", help="machine-readable output")
-    add_rules_options(partition)
-    partition.set_defaults(func=cmd_partition)
 
     bench = sub.add_parser("bench", help="measure evaluator throughput", description="Measure throughput against a numpy baseline in one run; medians of --repeat runs.")
     bench.add_argument("--hands", type=int, default=10_000_000, help="batch size (default 10,000,000)")

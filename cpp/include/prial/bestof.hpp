@@ -25,9 +25,9 @@
 //
 // Batch kernels: a sorting network, the colex slot and one load per hand,
 // slots computed a block ahead of the loads so that their cache misses
-// overlap; four-card hands use an AVX2 kernel (eight hands a vector) when
-// the CPU has it and PRIAL_SIMD allows (kernels.hpp), the rest the portable
-// one.
+// overlap; four- and five-card hands use AVX2 kernels (eight hands a
+// vector) when the CPU has AVX2 and PRIAL_SIMD allows (kernels.hpp), three
+// cards and other CPUs the portable one.
 //
 // C++ use (e.g. a fused showdown kernel):
 //
@@ -148,6 +148,8 @@ bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width,
                          const BestKey* table, unsigned pack) noexcept;
 #if defined(PRIAL_HAVE_X86_KERNELS)
 bool best_of_four_rows_avx2(const Card* hands, std::size_t rows, BestKey* out, const BestKey* table,
+                            unsigned pack) noexcept;
+bool best_of_five_rows_avx2(const Card* hands, std::size_t rows, BestKey* out, const BestKey* table,
                             unsigned pack) noexcept;
 #endif
 
