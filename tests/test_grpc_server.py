@@ -190,10 +190,15 @@ def test_sigterm_lets_a_call_in_flight_finish_and_refuses_new_ones(brag):
 
 
 def test_processes_share_the_port():
-    with ServerProcess("--processes", "2") as server:
+    metrics_port = free_port()
+    with ServerProcess("--processes", "2", "--metrics-port", str(metrics_port)) as server:
         for _ in range(24):  # fresh connections, spread by the kernel
             with Client(server.target, timeout=10) as client:
                 assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [prial.evaluate("3s 2h Ah").strength]
+        # The supervisor serves the processes' metrics summed.
+        text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
+        match = re.search(r'^prial_requests_total\{code="OK",method="Evaluate"\} ([\d.e+]+)$', text, re.M)
+        assert match and float(match.group(1)) == 24
         assert server.terminate() == 0
         lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
         serving = {line["pid"] for line in lines if line["event"] == "serving" and "pid" in line}
