@@ -120,6 +120,8 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1, help="server processes (default 1)")
     parser.add_argument("--workers", type=int, help="server worker threads (default: the server's)")
     parser.add_argument("--skip-batches", action="store_true", help="small-call figures only")
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="extra prial serve argument (repeatable), e.g. --server-arg=--no-call-log")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -127,6 +129,7 @@ def main() -> int:
     server_args = ["--processes", str(args.processes)]
     if args.workers:
         server_args += ["--workers", str(args.workers)]
+    server_args += args.server_arg
     with ServerProcess(*server_args) as server, Client(server.target, timeout=60) as client:
         if not args.skip_batches:
             for width in (3, 5):

@@ -41,6 +41,16 @@ class ServerProcess:
         self._log.flush()
         return self.log_path.read_text()
 
+    def wait_for_log(self, text: str, count: int = 1, timeout: float = 10) -> str:
+        """The log once ``text`` appears ``count`` times (the server writes
+        its per-call lines in batches, every 0.1 s)."""
+        deadline = time.monotonic() + timeout
+        while self.log().count(text) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not {count}x in the server log:\n{self.log()}")
+            time.sleep(0.05)
+        return self.log()
+
     def terminate(self, timeout: float = 30, *, signal_first: bool = True) -> int:
         """SIGTERM (unless already sent), then the exit status."""
         if signal_first and self.proc.poll() is None:

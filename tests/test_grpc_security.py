@@ -126,4 +126,4 @@ def test_bearer_tokens(tmp_path):
                     list(client.evaluate_stream([["3s 2h Ah"]]))
                 assert info.value.code == grpc.StatusCode.UNAUTHENTICATED
                 assert client.health() == "SERVING"  # probes need no token
-        assert '"code": "UNAUTHENTICATED"' in server.log()
+        server.wait_for_log('"code": "UNAUTHENTICATED"')
