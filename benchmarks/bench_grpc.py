@@ -11,7 +11,11 @@ minute by default).  Reports, in one run against one server:
   (threads of one client process, one channel each) for a two-player
   ``Showdown`` and a one-hand ``Evaluate``, next to the empty-RPC baseline
   (a health check: the same server, transport and thread pool, no prial
-  work) measured the same way, in alternating rounds.
+  work) measured the same way, in alternating rounds.  Each is measured
+  twice: through ``prial.client.Client`` (request building and result
+  decoding in the caller included) and on the wire (generated stubs sending
+  a request built once, as a load generator such as ghz does), which shows
+  the server's own cost next to the baseline's.
 
 The server logs every call as it does in production (to a temporary file).
 """
@@ -28,7 +32,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import grpc
 import numpy as np
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from grpc_helpers import ServerProcess  # noqa: E402
@@ -36,6 +42,7 @@ from grpc_helpers import ServerProcess  # noqa: E402
 import prial  # noqa: E402
 from prial._bench import random_hands  # noqa: E402
 from prial.client import Client  # noqa: E402
+from prial.v1 import prial_pb2, prial_pb2_grpc  # noqa: E402
 
 
 def batch_throughput(client: Client, hands: np.ndarray, seconds: float) -> dict[str, float]:
@@ -137,10 +144,27 @@ def main() -> int:
                     client, random_hands(args.rows, width, 2026), args.seconds)
         one_hand = random_hands(1, 3, 7)
         see = [prial.Player("a", "7s 7h Qc", stake=10), prial.Player("b", "7d 7c Qh", stake=10)]
+        showdown_request = prial_pb2.ShowdownRequest(
+            players=[prial_pb2.Player(id=p.id, cards=prial_pb2.Cards(indices=bytes(prial.parse_cards(p.cards))),
+                                      stake=p.stake) for p in see],
+            seer="a")
+        health_request = health_pb2.HealthCheckRequest()
+
+        def on_the_wire(method: str, request: object) -> Callable[[Client], Callable[[], object]]:
+            def make(_client: Client) -> Callable[[], object]:
+                channel = grpc.insecure_channel(server.target)
+                stub = (health_pb2_grpc.HealthStub(channel) if method == "Check"
+                        else prial_pb2_grpc.PrialStub(channel))
+                call = getattr(stub, method)
+                return lambda: call(request, timeout=30)
+            return make
+
         small = {
             "empty_rpc_baseline": lambda c: c.health,
             "small_showdown": lambda c: (lambda: c.showdown(see, seer="a")),
             "small_evaluate": lambda c: (lambda: c.evaluate(one_hand)),
+            "empty_rpc_baseline_wire": on_the_wire("Check", health_request),
+            "small_showdown_wire": on_the_wire("Showdown", showdown_request),
         }
         # Alternating rounds, so drift in the machine's load hits both alike;
         # each figure sums its rounds.
@@ -157,8 +181,8 @@ def main() -> int:
                 "p99_ms": statistics.fmean(r["p99_ms"] for r in runs),
                 "cpu_us_per_call": statistics.fmean(r["cpu_us_per_call"] for r in runs),
             }
-        for name in ("small_showdown", "small_evaluate"):
-            baseline = figures["empty_rpc_baseline"]
+        for name in ("small_showdown", "small_evaluate", "small_showdown_wire"):
+            baseline = figures["empty_rpc_baseline_wire" if name.endswith("_wire") else "empty_rpc_baseline"]
             figures[name]["vs_baseline"] = figures[name]["calls_per_s"] / baseline["calls_per_s"]
             figures[name]["cpu_vs_baseline"] = baseline["cpu_us_per_call"] / figures[name]["cpu_us_per_call"]
 
