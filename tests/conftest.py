@@ -31,3 +31,20 @@ def random_hands(rows: int, width: int, seed: int, pack: int = 52) -> np.ndarray
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="session")
+def grpc_server():
+    """One ``prial serve`` subprocess on 127.0.0.1 (port 0) for the session."""
+    from .grpc_helpers import ServerProcess
+
+    with ServerProcess() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def grpc_client(grpc_server):
+    from prial.client import Client
+
+    with Client(grpc_server.target, timeout=30) as client:
+        yield client

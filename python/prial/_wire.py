@@ -1,0 +1,272 @@
+"""Conversions between prial's Python values and the prial.v1 messages.
+
+Shared by the server and the client so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from google.protobuf.message import Message
+
+from ._errors import InvalidHandError
+from ._casino import SPEC_PAYTABLE, Paytable
+from ._results import BetResult, CategoryOdds, CoverResult, CrashPlayerResult, CrashPosition, PlayerHand
+from ._rules import Rules
+from ._types import Category
+from .v1 import prial_pb2 as pb
+
+# Proto enum value -> Rules option (None: the preset's choice), and back.
+PRESETS = {pb.PRESET_UNSPECIFIED: "brag", pb.PRESET_BRAG: "brag",
+           pb.PRESET_TEEN_PATTI: "teen_patti", pb.PRESET_THREE_CARD_POKER: "three_card_poker"}
+ACE_TWO_THREE = {pb.ACE_TWO_THREE_UNSPECIFIED: None, pb.ACE_TWO_THREE_TOP: "top",
+                 pb.ACE_TWO_THREE_SECOND: "second", pb.ACE_TWO_THREE_BOTTOM: "bottom"}
+TOP_PRIAL = {pb.TOP_PRIAL_UNSPECIFIED: None, pb.TOP_PRIAL_THREE: "three", pb.TOP_PRIAL_ACE: "ace"}
+WILD_TIES = {pb.WILD_TIES_UNSPECIFIED: "natural_wins", pb.WILD_TIES_NATURAL_WINS: "natural_wins",
+             pb.WILD_TIES_EQUAL: "equal"}
+
+
+GAMES = {pb.GAME_UNSPECIFIED: "brag", pb.GAME_BRAG: "brag", pb.GAME_THREE_CARD_POKER: "three_card_poker"}
+OBJECTIVES = {pb.OBJECTIVE_UNSPECIFIED: "lexicographic", pb.OBJECTIVE_LEXICOGRAPHIC: "lexicographic",
+              pb.OBJECTIVE_EXPECTED_POINTS: "expected_points"}
+
+
+def _option(table: dict[int, str | None], value: int, field: str) -> str | None:
+    # proto3 enums are open: an unknown number arrives as a plain int.
+    if value not in table:
+        raise InvalidHandError(f"{field}: unknown enum value {value}", field=field)
+    return table[value]
+
+
+choice = _option
+
+
+def cards_from_proto(msg: pb.Cards) -> list[int] | str:
+    """Text or indices as given (the Python API parses and checks them)."""
+    form = msg.WhichOneof("form")
+    if form == "text":
+        return msg.text
+    return list(msg.indices)  # unset: no cards
+
+
+def cards_to_proto(cards: Any, field: str) -> pb.Cards:
+    if isinstance(cards, str):
+        return pb.Cards(text=cards)
+    try:
+        return pb.Cards(indices=bytes(cards))
+    except (TypeError, ValueError):
+        raise InvalidHandError(f"{field}: cards must be text or card indices 0..54, got {cards!r}",
+                               field=field) from None
+
+
+def category_from_proto(msg: Message, field: str) -> Category | None:
+    """An optional Category field: None when unset."""
+    if not msg.HasField(field):
+        return None
+    return _category(getattr(msg, field), field)
+
+
+def _category(value: int, field: str) -> Category:
+    if value not in Category._value2member_map_:
+        raise InvalidHandError(f"{field}: unknown category {value}", field=field)
+    return Category(value)
+
+
+def paytable_from_proto(msg: pb.SettleCasinoRequest) -> Paytable | str:
+    form = msg.WhichOneof("table")
+    if form == "paytable_name":
+        return msg.paytable_name
+    if form == "paytable":
+        table = msg.paytable
+        def pays(entries: Any, field: str) -> dict[Category, int]:
+            return {_category(e.category, f"paytable.{field}"): e.pays for e in entries}
+
+        return Paytable.make(table.name, pays(table.ante_bonus, "ante_bonus"), pays(table.pair_bonus, "pair_bonus"),
+                             table.play_multiple or 1)
+    return SPEC_PAYTABLE
+
+
+def paytable_to_proto(table: Paytable) -> pb.Paytable:
+    pays = lambda entries: [pb.CategoryPays(category=int(c), pays=p) for c, p in entries]  # noqa: E731
+    return pb.Paytable(name=table.name, ante_bonus=pays(table.ante_bonus), pair_bonus=pays(table.pair_bonus),
+                       play_multiple=table.play_multiple)
+
+
+def rules_from_proto(msg: pb.Rules) -> Rules:
+    """The Rules a message names; errors name the field under ``rules``."""
+    return _rules_from_bytes(msg.SerializeToString(deterministic=True))
+
+
+@functools.lru_cache(maxsize=256)  # bounded: callers choose the rules
+def _rules_from_bytes(data: bytes) -> Rules:
+    msg = pb.Rules.FromString(data)
+    try:
+        return Rules(
+            preset=_option(PRESETS, msg.preset, "rules.preset"),  # type: ignore[arg-type]
+            ace_two_three=_option(ACE_TWO_THREE, msg.ace_two_three, "rules.ace_two_three"),  # type: ignore[arg-type]
+            top_prial=_option(TOP_PRIAL, msg.top_prial, "rules.top_prial"),  # type: ignore[arg-type]
+            lowball=msg.lowball,
+            wild=msg.wild or None,
+            jokers=msg.jokers if msg.HasField("jokers") else None,
+            wild_ties=_option(WILD_TIES, msg.wild_ties, "rules.wild_ties"),  # type: ignore[arg-type]
+        )
+    except InvalidHandError as exc:
+        if exc.field is None:
+            exc.field = "rules"
+        raise
+
+
+def _reverse(table: dict[int, str | None]) -> dict[str | None, int]:
+    # The last (explicit) enum value wins over UNSPECIFIED for the same option.
+    return {option: number for number, option in table.items()}
+
+
+_PRESET_NUMBERS = _reverse(PRESETS)
+_ACE_TWO_THREE_NUMBERS = _reverse(ACE_TWO_THREE)
+_TOP_PRIAL_NUMBERS = _reverse(TOP_PRIAL)
+_WILD_TIES_NUMBERS = _reverse(WILD_TIES)
+
+
+def rules_to_proto(rules: Rules | None) -> pb.Rules:
+    """The message for a ruleset, every option explicit (None: standard Brag)."""
+    if rules is None:
+        return pb.Rules()
+    return pb.Rules(
+        preset=_PRESET_NUMBERS[rules.preset],
+        ace_two_three=_ACE_TWO_THREE_NUMBERS[rules.ace_two_three],
+        top_prial=_TOP_PRIAL_NUMBERS[rules.top_prial],
+        lowball=rules.lowball,
+        wild=rules.wild or "",
+        jokers=int(rules.jokers or 0),
+        wild_ties=_WILD_TIES_NUMBERS[rules.wild_ties],
+    )
+
+
+# ---------------------------------------------------------------------------
+# Results <-> messages.  The result messages mirror the Python result types
+# field for field (same names), so one pair of functions maps them all:
+# card tuples/lists <-> bytes, Category <-> the Category enum, None <->
+# an unset optional field, mappings <-> map fields, nested results <->
+# nested messages.
+
+
+def result_to_proto(value: Any, message_type: type[Message]) -> Message:
+    """The message of type ``message_type`` carrying ``value``'s fields."""
+    values = {}
+    for name, convert in _writers(message_type):
+        item = getattr(value, name)
+        if item is not None:
+            values[name] = convert(item)
+    return message_type(**values)
+
+
+def result_from_proto(message: Message, result_type: type) -> Any:
+    """The ``result_type`` (a NamedTuple or dataclass named after the
+    message) rebuilt from ``message``."""
+    return result_type(**{name: read(message) for name, read in _readers(type(message), result_type)})
+
+
+# Category(value) without the Enum call machinery (a hot path for clients).
+_category_member = Category._value2member_map_.__getitem__
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+# Reading descriptors is slow: each type gets its per-field converters once.
+
+@functools.cache
+def _writers(message_type: type[Message]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    writers = []
+    for field in message_type.DESCRIPTOR.fields:
+        repeated = bool(field.is_repeated)
+        convert: Callable[[Any], Any] = _same
+        if field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            nested = getattr(pb, field.message_type.name)
+            if repeated:
+                convert = functools.partial(_each, functools.partial(_to_proto_as, nested))
+            else:
+                convert = functools.partial(_to_proto_as, nested)
+        elif field.type == field.TYPE_BYTES:
+            convert = functools.partial(_each, bytes) if repeated else bytes
+        writers.append((field.name, convert))
+    return tuple(writers)
+
+
+def _to_proto_as(message_type: type[Message], value: Any) -> Message:
+    return result_to_proto(value, message_type)
+
+
+def _each(convert: Callable[[Any], Any], items: Any) -> list[Any]:
+    return [convert(v) for v in items]
+
+
+@functools.cache
+def _readers(message_type: type[Message], result_type: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    sequence: Callable[[Any], Any] = list if issubclass(result_type, tuple) else tuple  # NamedTuples hold lists
+    readers = []
+    for field in message_type.DESCRIPTOR.fields:
+        name = field.name
+        repeated = bool(field.is_repeated)
+        get = operator.attrgetter(name)
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            empty = _defaults_to_none(result_type, name)  # an empty map was None
+            read = functools.partial(_map, get, empty)
+        elif field.message_type is not None:
+            nested = functools.partial(_from_proto_as, _RESULT_TYPES[field.message_type.full_name])
+            read = (functools.partial(_sequence_of, get, sequence, nested) if repeated
+                    else functools.partial(_optional, name, _compose(nested, get)))
+        else:
+            convert = sequence if field.type == field.TYPE_BYTES else (
+                _category_member if field.enum_type is not None and field.enum_type.full_name == "prial.v1.Category"
+                else None)
+            if repeated:
+                read = functools.partial(_sequence_of, get, sequence, convert) if convert else _compose(sequence, get)
+            else:
+                read = _compose(convert, get) if convert else get
+            if field.has_presence:
+                read = functools.partial(_optional, name, read)
+        readers.append((name, read))
+    return tuple(readers)
+
+
+def _from_proto_as(result_type: type, message: Message) -> Any:
+    return result_from_proto(message, result_type)
+
+
+def _compose(outer: Callable[[Any], Any], inner: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: outer(inner(value))
+
+
+def _sequence_of(get: Callable[[Any], Any], sequence: Callable[[Any], Any], convert: Callable[[Any], Any],
+                 message: Message) -> Any:
+    return sequence([convert(v) for v in get(message)])
+
+
+def _optional(name: str, read: Callable[[Any], Any], message: Message) -> Any:
+    return read(message) if message.HasField(name) else None
+
+
+def _map(get: Callable[[Any], Any], empty_is_none: bool, message: Message) -> dict[str, Any] | None:
+    items = get(message)
+    return dict(items) if items or not empty_is_none else None
+
+
+def _defaults_to_none(result_type: type, name: str) -> bool:
+    return any(f.name == name and f.default is None for f in dataclasses.fields(result_type))
+
+
+# Message -> Python result type, for nested results.
+_RESULT_TYPES: dict[str, type] = {
+    "prial.v1.PlayerHand": PlayerHand,
+    "prial.v1.CoverResult": CoverResult,
+    "prial.v1.CrashPosition": CrashPosition,
+    "prial.v1.CrashPlayerResult": CrashPlayerResult,
+    "prial.v1.BetResult": BetResult,
+    "prial.v1.CategoryOdds": CategoryOdds,
+}

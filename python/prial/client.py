@@ -1,0 +1,304 @@
+"""A Python client for the prial gRPC service (``prial serve``).
+
+>>> from prial.client import Client
+>>> with Client("127.0.0.1:50051") as c:                      # doctest: +SKIP
+...     c.evaluate(np.array([[7, 2, 50]], np.uint8)).strengths
+array([716], dtype=uint16)
+
+Batches go in and come out as numpy arrays; errors raise ``PrialRpcError``
+carrying the status code and the BadRequest field violations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Union
+
+import grpc
+import numpy as np
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+
+from ._bestof_types import Split
+from ._casino import SPEC_PAYTABLE, Paytable
+from ._crash import CrashPlayer
+from ._errors import InvalidHandError, InvalidShowdownError
+from ._prefork import MiB
+from ._results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
+from ._rpc_types import Evaluation, FieldViolation
+from ._rules import Rules
+from ._showdown import Player
+from ._types import Category
+from ._wire import (
+    GAMES,
+    OBJECTIVES,
+    cards_to_proto,
+    paytable_to_proto,
+    result_from_proto,
+    rules_to_proto,
+)
+from .v1 import prial_pb2 as pb
+from .v1 import prial_pb2_grpc as pb_grpc
+
+__all__ = ["Client", "Evaluation", "FieldViolation", "PrialRpcError"]
+
+CardsLike = Union[str, Sequence[int]]
+
+class PrialRpcError(Exception):
+    """A call failed: ``code`` (grpc.StatusCode), ``message`` (the server's
+    text) and, for INVALID_ARGUMENT, ``field_violations`` naming the request
+    field and hand index."""
+
+    def __init__(self, code: grpc.StatusCode, message: str,
+                 field_violations: Sequence[FieldViolation] = ()) -> None:
+        super().__init__(f"{code.name}: {message}")
+        self.code = code
+        self.message = message
+        self.field_violations = tuple(field_violations)
+
+    @property
+    def hand_index(self) -> int | None:
+        """The offending hand's index, from the first field violation."""
+        for violation in self.field_violations:
+            if violation.hand_index is not None:
+                return violation.hand_index
+        return None
+
+    @classmethod
+    def from_rpc_error(cls, error: grpc.RpcError) -> PrialRpcError:
+        violations: list[FieldViolation] = []
+        status = rpc_status.from_call(error)  # type: ignore[arg-type]
+        if status is not None:
+            for detail in status.details:
+                if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                    bad = error_details_pb2.BadRequest()
+                    detail.Unpack(bad)
+                    violations.extend(FieldViolation(v.field, v.description) for v in bad.field_violations)
+        return cls(error.code(), error.details() or "", violations)  # type: ignore[attr-defined]
+
+
+class Client:
+    """A connection to a prial server.
+
+    ``target``: "host:port".  ``timeout``: default deadline in seconds for
+    every call (None: no deadline; each method also takes ``timeout``).
+    TLS: ``tls=True`` (system roots) or ``root_certificates`` (PEM bytes);
+    mutual TLS adds ``certificate_chain`` and ``private_key``;
+    ``server_name`` overrides the host name checked against the server's
+    certificate.  ``token``:
+    the bearer token the server was given (``--auth-token-file``).
+    ``max_message_bytes`` bounds both directions (default 64 MiB, the
+    server's default: room for a 1M-hand batch).
+    """
+
+    def __init__(
+        self,
+        target: str = "127.0.0.1:50051",
+        *,
+        timeout: float | None = None,
+        tls: bool = False,
+        root_certificates: bytes | None = None,
+        certificate_chain: bytes | None = None,
+        private_key: bytes | None = None,
+        server_name: str | None = None,
+        token: str | None = None,
+        max_message_bytes: int = 64 * MiB,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> None:
+        channel_options = [
+            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_send_message_length", max_message_bytes),
+            *options,
+        ]
+        if server_name:
+            channel_options.append(("grpc.ssl_target_name_override", server_name))
+        if tls or root_certificates or certificate_chain:
+            credentials = grpc.ssl_channel_credentials(root_certificates, private_key, certificate_chain)
+            self._channel = grpc.secure_channel(target, credentials, options=channel_options)
+        else:
+            self._channel = grpc.insecure_channel(target, options=channel_options)
+        self._stub = pb_grpc.PrialStub(self._channel)
+        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._timeout = timeout
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
+
+    # -- plumbing --------------------------------------------------------------
+
+    def _call(self, method: Any, request: Any, timeout: float | None) -> Any:
+        try:
+            return method(request, timeout=self._deadline(timeout), metadata=self._metadata)
+        except grpc.RpcError as error:
+            raise PrialRpcError.from_rpc_error(error) from None
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        return self._timeout if timeout is None else timeout
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- RPCs ------------------------------------------------------------------
+
+    def evaluate(self, hands: np.ndarray | Sequence[str], *, rules: Rules | None = None,
+                 describe: bool = False, timeout: float | None = None) -> Evaluation:
+        """Ranks a batch: a uint8 array (N, 3|4|5) of card indices, or text
+        hands.  Returns numpy arrays (see ``Evaluation``)."""
+        response = self._call(self._stub.Evaluate, evaluate_request(hands, rules, describe), timeout)
+        return evaluation_from(response)
+
+    def evaluate_stream(self, batches: Iterable[np.ndarray | Sequence[str]], *, rules: Rules | None = None,
+                        describe: bool = False, timeout: float | None = None) -> Iterator[Evaluation]:
+        """Ranks batches over one stream; yields one Evaluation per batch, in
+        order, while later batches are still being sent."""
+        requests = (evaluate_request(batch, rules, describe) for batch in batches)
+        try:
+            for response in self._stub.EvaluateStream(requests, timeout=self._deadline(timeout),
+                                                      metadata=self._metadata):
+                yield evaluation_from(response)
+        except grpc.RpcError as error:
+            raise PrialRpcError.from_rpc_error(error) from None
+
+    def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
+                  min_category: Category | str | None = None, opponents: int = 3, *,
+                  rules: Rules | None = None, timeout: float | None = None) -> Split:
+        """``Evaluator(rules).partition(...)`` on the server."""
+        request = pb.PartitionRequest(
+            rules=rules_to_proto(rules), cards=cards_to_proto(cards, "cards"), hands=hands,
+            objective=_number(OBJECTIVES, objective, "objective"), opponents=opponents)
+        if min_category is not None:
+            request.min_category = _category_number(min_category)
+        return result_from_proto(self._call(self._stub.Partition, request, timeout), Split)
+
+    def showdown(self, players: Sequence[Player], seer: str | None = None, *, rules: Rules | None = None,
+                 cards_per_hand: int | None = None, pot: int = 0, coverer: str | None = None,
+                 old_pot: int = 0, timeout: float | None = None) -> ShowdownResult:
+        """``prial.showdown(...)`` on the server."""
+        request = pb.ShowdownRequest(
+            rules=rules_to_proto(rules),
+            players=[pb.Player(id=p.id, cards=cards_to_proto(p.cards, f"player {p.id!r}"), blind=p.blind,
+                               stake=_chips(p.stake, f"player {p.id!r} stake")) for p in players],
+            seer=seer, cards_per_hand=cards_per_hand or 0, pot=_chips(pot, "pot"), coverer=coverer,
+            old_pot=_chips(old_pot, "old_pot"))
+        return result_from_proto(self._call(self._stub.Showdown, request, timeout), ShowdownResult)
+
+    def showdown_batch(self, seer_cards: np.ndarray, seen_cards: np.ndarray, *, rules: Rules | None = None,
+                       timeout: float | None = None) -> np.ndarray:
+        """``prial.showdown_batch(...)`` on the server: uint8 (N,) 1 where the seer wins."""
+        request = pb.ShowdownBatchRequest(
+            rules=rules_to_proto(rules),
+            seer_cards=_hand_bytes(seer_cards, (3, 4, 5), "seer_cards"),
+            seen_cards=_hand_bytes(seen_cards, (3, 4, 5), "seen_cards"),
+            hand_size=seer_cards.shape[1])
+        response = self._call(self._stub.ShowdownBatch, request, timeout)
+        return np.frombuffer(response.seer_wins, dtype=np.uint8)
+
+    def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
+                       min_category: Category | str | None = None, rules: Rules | None = None,
+                       timeout: float | None = None) -> CrashResult:
+        """``prial.crash_showdown(...)`` on the server."""
+        request = pb.CrashShowdownRequest(
+            rules=rules_to_proto(rules),
+            players=[pb.CrashPlayer(
+                id=p.id, hands=[cards_to_proto(h, f"player {p.id!r} hand") for h in p.hands],
+                discards=cards_to_proto(p.discards, f"player {p.id!r} discards"),
+                declare_six_pairs=p.declare_six_pairs) for p in players],
+            weights=[] if scoring == "points" else list(scoring))
+        if min_category is not None:
+            request.min_category = _category_number(min_category)
+        return result_from_proto(self._call(self._stub.CrashShowdown, request, timeout), CrashResult)
+
+    def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
+                      pair_bonus: int = 0, *, paytable: Paytable | str = SPEC_PAYTABLE, game: str = "brag",
+                      timeout: float | None = None) -> CasinoResult:
+        """``prial.settle_casino(...)`` on the server."""
+        request = pb.SettleCasinoRequest(
+            player=cards_to_proto(player, "player"), dealer=cards_to_proto(dealer, "dealer"),
+            ante=_chips(ante, "ante"), play=None if play is None else _chips(play, "play"),
+            pair_bonus=_chips(pair_bonus, "pair_bonus"), game=_number(GAMES, game, "game"))
+        if isinstance(paytable, str):
+            request.paytable_name = paytable
+        else:
+            request.paytable.CopyFrom(paytable_to_proto(paytable))
+        return result_from_proto(self._call(self._stub.SettleCasino, request, timeout), CasinoResult)
+
+    def odds(self, rules: Rules | None = None, cards: int = 3, *, timeout: float | None = None) -> Odds:
+        """``prial.odds(...)`` on the server."""
+        request = pb.OddsRequest(rules=rules_to_proto(rules), cards=cards)
+        return result_from_proto(self._call(self._stub.Odds, request, timeout), Odds)
+
+    def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
+               samples: int | None = None, seed: int = 0, timeout: float | None = None) -> Equity:
+        """``prial.equity(...)`` on the server."""
+        request = pb.EquityRequest(
+            rules=rules_to_proto(rules), hand=cards_to_proto(hand, "hand"), opponents=opponents,
+            dead=cards_to_proto(dead, "dead"), samples=samples, seed=seed)
+        return result_from_proto(self._call(self._stub.Equity, request, timeout), Equity)
+
+    def health(self, service: str = "", *, timeout: float | None = None) -> str:
+        """The server's health status name for ``service`` ("" = the whole
+        server, or "prial.v1.Prial"): "SERVING" or "NOT_SERVING"."""
+        response = self._call(self._health.Check, health_pb2.HealthCheckRequest(service=service), timeout)
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Blocks until the channel connects (or raises grpc.FutureTimeoutError)."""
+        grpc.channel_ready_future(self._channel).result(timeout=timeout)
+
+
+def _hand_bytes(hands: np.ndarray, widths: tuple[int, ...], field: str) -> bytes:
+    if not isinstance(hands, np.ndarray) or hands.dtype != np.uint8 or hands.ndim != 2 or hands.shape[1] not in widths:
+        shape = getattr(hands, "shape", None)
+        raise InvalidHandError(
+            f"{field} must be a numpy uint8 array of shape (N, {'|'.join(map(str, widths))}), "
+            f"got {getattr(hands, 'dtype', type(hands).__name__)} {shape}", field=field)
+    return np.ascontiguousarray(hands).tobytes()
+
+
+def _number(table: dict[int, str | None], option: str, field: str) -> int:
+    for number, name in table.items():
+        if number and name == option:
+            return number
+    raise InvalidHandError(f"{field} must be one of {', '.join(sorted({n for n in table.values() if n}))}; "
+                           f"got {option!r}", field=field)
+
+
+def _category_number(category: Category | str) -> int:
+    try:
+        return int(Category[category.upper()] if isinstance(category, str) else Category(category))
+    except (KeyError, ValueError):
+        raise InvalidHandError(f"min_category must be a prial.Category or its name, got {category!r}") from None
+
+
+def _chips(value: int, field: str) -> int:
+    # Negative chips cannot travel (uint64); refuse them here, as the server would.
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidShowdownError(f"{field} must be a whole number of chips >= 0, got {value!r}")
+    return value
+
+
+def evaluate_request(hands: np.ndarray | Sequence[str], rules: Rules | None, describe: bool) -> pb.EvaluateRequest:
+    request = pb.EvaluateRequest(rules=rules_to_proto(rules), describe=describe)
+    if isinstance(hands, np.ndarray):
+        request.cards = _hand_bytes(hands, (3, 4, 5), "hands")
+        request.hand_size = hands.shape[1]
+    elif isinstance(hands, str):
+        raise InvalidHandError("hands must be a sequence of hands, not one string")
+    else:
+        request.hands.extend(hands)
+    return request
+
+
+def evaluation_from(response: pb.EvaluateResponse) -> Evaluation:
+    return Evaluation(
+        strengths=np.frombuffer(response.strengths, dtype="<u2").astype(np.uint16, copy=False),
+        keys=np.frombuffer(response.keys, dtype="<u4").astype(np.uint32, copy=False) if response.keys else None,
+        categories=np.frombuffer(response.categories, dtype=np.uint8),
+        descriptions=list(response.descriptions) if response.descriptions else None,
+        batch_index=response.batch_index,
+    )

@@ -1,0 +1,6 @@
+"""prial.v1: the gRPC contract (protos/prial/v1/prial.proto).
+
+``prial_pb2`` (messages) and ``prial_pb2_grpc`` (stub and servicer) are
+generated from the proto at build time and installed here; they are not in
+the source tree.
+"""

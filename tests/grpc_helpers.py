@@ -1,0 +1,80 @@
+"""A real ``prial serve`` in a subprocess, for the gRPC tests."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+class ServerProcess:
+    """``python -m prial serve --port 0 ...``; the bound port is read from
+    ``--port-file``.  stderr (the JSON log) goes to a file kept for asserts."""
+
+    def __init__(self, *args: str, host: str = "127.0.0.1") -> None:
+        self._dir = tempfile.TemporaryDirectory(prefix="prial-grpc-test-")
+        self.dir = Path(self._dir.name)
+        port_file = self.dir / "port"
+        self.log_path = self.dir / "server.log"
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "prial", "serve", "--host", host, "--port", "0",
+             "--port-file", str(port_file), "--grace", "20", *args],
+            stdout=subprocess.DEVNULL, stderr=self._log,
+        )
+        deadline = time.monotonic() + 60
+        while not port_file.exists():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"prial serve exited {self.proc.returncode}:\n{self.log()}")
+            if time.monotonic() > deadline:
+                self.proc.kill()
+                raise RuntimeError(f"prial serve did not start:\n{self.log()}")
+            time.sleep(0.05)
+        self.port = int(port_file.read_text())
+        self.target = f"{host}:{self.port}"
+
+    def log(self) -> str:
+        self._log.flush()
+        return self.log_path.read_text()
+
+    def wait_for_log(self, text: str, count: int = 1, timeout: float = 10) -> str:
+        """The log once ``text`` appears ``count`` times (the server writes
+        its per-call lines in batches, every 0.1 s)."""
+        deadline = time.monotonic() + timeout
+        while self.log().count(text) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not {count}x in the server log:\n{self.log()}")
+            time.sleep(0.05)
+        return self.log()
+
+    def terminate(self, timeout: float = 30, *, signal_first: bool = True) -> int:
+        """SIGTERM (unless already sent), then the exit status."""
+        if signal_first and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+
+    def close(self) -> None:
+        self.terminate()
+        self._log.close()
+        self._dir.cleanup()
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

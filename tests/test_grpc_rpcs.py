@@ -1,0 +1,205 @@
+"""Partition, Showdown, ShowdownBatch, CrashShowdown, SettleCasino, Odds and
+Equity over a real server: the same answers as the in-process Python API,
+result for result (the client rebuilds the Python result types)."""
+
+from __future__ import annotations
+
+import grpc
+import numpy as np
+import pytest
+
+import prial
+from prial import Category, CrashPlayer, Player, Rules
+from prial.client import PrialRpcError
+
+from .conftest import random_hands
+
+
+MIRRORS = [
+    ("PartitionResponse", prial.Split),
+    ("ShowdownResponse", prial.ShowdownResult),
+    ("PlayerHand", prial.PlayerHand),
+    ("CoverResult", prial.CoverResult),
+    ("CrashShowdownResponse", prial.CrashResult),
+    ("CrashPosition", prial.CrashPosition),
+    ("CrashPlayerResult", prial.CrashPlayerResult),
+    ("SettleCasinoResponse", prial.CasinoResult),
+    ("BetResult", prial.BetResult),
+    ("OddsResponse", prial.Odds),
+    ("CategoryOdds", prial.CategoryOdds),
+    ("EquityResponse", prial.Equity),
+]
+
+
+@pytest.mark.parametrize(("message", "result_type"), MIRRORS, ids=[m for m, _ in MIRRORS])
+def test_messages_mirror_the_python_results(message, result_type):
+    """A field added to a Python result must be added to its message too
+    (the service maps them by name; this names the drift)."""
+    import dataclasses
+
+    from prial.v1 import prial_pb2 as pb
+
+    fields = (result_type._fields if issubclass(result_type, tuple)
+              else [f.name for f in dataclasses.fields(result_type)])
+    assert set(getattr(pb, message).DESCRIPTOR.fields_by_name) == set(fields)
+
+
+def _deals(rows: int, cards: int, seed: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    return [rng.permutation(52)[:cards].tolist() for _ in range(rows)]
+
+
+@pytest.mark.parametrize(
+    ("cards", "options"),
+    [
+        (13, {}),
+        (13, {"objective": "expected_points"}),
+        (13, {"min_category": "PAIR"}),
+        (13, {"objective": "expected_points", "min_category": Category.PAIR, "opponents": 2}),
+        (9, {"hands": 3}),
+        (7, {"hands": 2}),
+        (15, {"hands": 5}),
+    ],
+)
+def test_partition(grpc_client, cards, options):
+    ev = prial.Evaluator()
+    for deal in _deals(6, cards, seed=cards):
+        assert grpc_client.partition(deal, **options) == ev.partition(deal, **options)
+    text = prial.format_cards(deal)
+    assert grpc_client.partition(text, **options) == ev.partition(text, **options)
+
+
+def test_partition_other_rules(grpc_client):
+    rules = Rules(preset="teen_patti", wild="deuces")
+    deal = _deals(1, 13, seed=1)[0]
+    assert grpc_client.partition(deal, rules=rules) == prial.Evaluator(rules).partition(deal)
+
+
+SHOWDOWNS = [
+    ([Player("a", "7s 7h Qc"), Player("b", "7d 7c Qh")], {"seer": "a"}),  # seer loses ties
+    ([Player("a", "Ks Kd 9h 7c"), Player("b", "Kh Kc 9d 4s")], {"seer": "b"}),  # discard decides
+    ([Player("a", "Ks Kd 9h 7c 2d"), Player("b", "Kh Kc 9d 7s 3s")], {"seer": "a"}),
+    ([Player("a", "3s 2h Ah", blind=True, stake=10), Player("b", "Kd Kh 4c", stake=20)], {"seer": "a"}),
+    ([Player("a", "Js 6h 3d", stake=5), Player("b", "Jd 6c 3s", stake=5), Player("c", "9c 9h 2s", stake=0)],
+     {"pot": 1}),
+    ([Player("a", "Js 6h 3d", stake=7), Player("b", "Jd 6c 3s", stake=7), Player("c", "Jh 6s 3c", stake=7)], {}),
+    ([Player("cov", "As Ad 2c"), Player("a", "Ks Kd 9h", stake=5), Player("b", "Qs Qd 9c", stake=5)],
+     {"seer": "b", "coverer": "cov", "old_pot": 30}),
+    ([Player("cov", [51, 47, 43]), Player("a", [7, 2, 50], stake=3), Player("b", [0, 5, 10], stake=3)],
+     {"coverer": "cov", "old_pot": 11, "rules": Rules(preset="three_card_poker")}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), SHOWDOWNS)
+def test_showdown(grpc_client, players, options):
+    expected = prial.showdown(players, **options)
+    got = grpc_client.showdown(players, **options)
+    assert got == expected
+    assert got.reason and got.to_dict() == expected.to_dict()
+
+
+def test_showdown_cannot_see_a_blind_man(grpc_client):
+    players = [Player("open", "Ks Kd 9h"), Player("blind", "Qs Qd 9c", blind=True)]
+    with pytest.raises(prial.InvalidShowdownError) as local:
+        prial.showdown(players, seer="open")
+    with pytest.raises(PrialRpcError) as remote:
+        grpc_client.showdown(players, seer="open")
+    assert remote.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert remote.value.message == str(local.value)
+    assert remote.value.field_violations[0].field == "players"
+
+
+@pytest.mark.parametrize("width", [3, 4, 5])
+def test_showdown_batch(grpc_client, width):
+    both = random_hands(20_000, 2 * width, seed=11)
+    seer, seen = np.ascontiguousarray(both[:, :width]), np.ascontiguousarray(both[:, width:])
+    for rules in (None, Rules(preset="teen_patti")):
+        np.testing.assert_array_equal(grpc_client.showdown_batch(seer, seen, rules=rules),
+                                      prial.showdown_batch(seer, seen, rules=rules))
+
+
+def test_showdown_batch_names_the_bad_row(grpc_client):
+    both = random_hands(50, 6, seed=12)
+    seer, seen = np.ascontiguousarray(both[:, :3]), np.ascontiguousarray(both[:, 3:])
+    seen[31, 2] = seer[31, 0]  # one card in both hands
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.showdown_batch(seer, seen)
+    assert info.value.field_violations[0].field == "seer_cards[31]"
+    seen[31] = [4, 4, 9]
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.showdown_batch(seer, seen)
+    assert info.value.field_violations[0].field == "seen_cards[31]"
+
+
+def _crash_players(seed: int) -> list[CrashPlayer]:
+    deck = np.random.default_rng(seed).permutation(52).tolist()
+    players = []
+    for seat in range(4):
+        split = prial.partition(deck[13 * seat: 13 * seat + 13])
+        players.append(CrashPlayer(f"p{seat}", split.hands, split.discards))
+    return players
+
+
+CRASHES = [
+    ([CrashPlayer("a", ["As Ad Ah", "Ks Kd 2h", "Jc 6h 3d", "9c 8d 2s"], "4h"),
+      CrashPlayer("b", ["Qs Qd Qh", "Jd Js 5h", "Kc 7h 5d", "Tc 7c 4d"], "4s")], {"scoring": [4, 3, 2, 1]}),
+    ([CrashPlayer("a", ["Kd Kh 4c", "As Ad Ah"], "2c"), CrashPlayer("b", ["Qs Qh 9d", "5c 4d 2h"], "3c")], {}),
+    ([CrashPlayer("a", ["4s 4d 4h", "4c 9d 9h", "Tc 7d 3h", "8c 6d 2h"], "5h"),
+      CrashPlayer("b", ["As Ad Ah", "Ac Kd Kh", "Qc Jd 5d", "9c 7h 2d"], "3d")], {"min_category": "PAIR"}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), CRASHES)
+def test_crash_showdown(grpc_client, players, options):
+    assert grpc_client.crash_showdown(players, **options) == prial.crash_showdown(players, **options)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_crash_showdown_dealt_rounds(grpc_client, seed):
+    players = _crash_players(seed)
+    assert grpc_client.crash_showdown(players) == prial.crash_showdown(players)
+
+
+CASINO = [
+    (("9s 9h 4d", "Jc 8d 3h", 10, 10), {}),
+    (("Ks 9h 4d", "2c 2d 5h", 10, 10), {"pair_bonus": 5}),
+    (("7s 7h Qc", "7d 7c Qh", 5, 5), {}),
+    (("Qs Jd 4h", "Kc 2d 2h", 10, None), {"pair_bonus": 3}),
+    (("As Ks Qs", "Kc Kd 2h", 10, 10), {"pair_bonus": 2, "paytable": "pair_plus_1_4_6_30_40"}),
+    (("3s 2s As", "Qc Jd 9h", 10, 10), {"game": "three_card_poker", "pair_bonus": 1}),
+    (("5s 5d 5h", "Qc Jd 9h", 4, 8), {"pair_bonus": 2, "paytable": prial.Paytable.make(
+        "house", {Category.PRIAL: 7}, {Category.PRIAL: 50, Category.PAIR: 2}, play_multiple=2)}),
+]
+
+
+@pytest.mark.parametrize(("args", "options"), CASINO)
+def test_settle_casino(grpc_client, args, options):
+    assert grpc_client.settle_casino(*args, **options) == prial.settle_casino(*args, **options)
+
+
+@pytest.mark.parametrize("cards", [3, 4, 5])
+@pytest.mark.parametrize("rules", [None, Rules(preset="three_card_poker"), Rules(wild="jokers", jokers=1)])
+def test_odds(grpc_client, rules, cards):
+    assert grpc_client.odds(rules, cards) == prial.odds(rules, cards)
+
+
+@pytest.mark.parametrize(
+    ("args", "options"),
+    [
+        (("Qs Qd 4c",), {}),
+        (("3s 2h Ah",), {"dead": "Kd Kh"}),
+        (([51, 47, 43],), {"rules": Rules(preset="teen_patti")}),
+        (("Ts 9s 8d", 3), {"samples": 20_000, "seed": 5}),
+        (("Ks Kd 9h 7c",), {}),
+        (("Ks Kd 9h 7c 2d",), {"dead": "Ah"}),
+    ],
+)
+def test_equity(grpc_client, args, options):
+    assert grpc_client.equity(*args, **options) == prial.equity(*args, **options)
+
+
+def test_equity_bad_hand(grpc_client):
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.equity("Qs Qd")
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert info.value.field_violations[0].field == "hand"

@@ -1,0 +1,251 @@
+"""The server as an operator sees it: health, reflection, limits, metrics,
+logging, shutdown, processes, generated code."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import grpc
+import numpy as np
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+import prial
+from prial.client import Client, PrialRpcError
+
+from .conftest import random_hands
+from .grpc_helpers import ServerProcess, free_port
+
+
+ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown",
+            "SettleCasino", "Odds", "Equity")
+
+
+def test_health_serving(grpc_client):
+    assert grpc_client.health() == "SERVING"
+    assert grpc_client.health("prial.v1.Prial") == "SERVING"
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.health("no.such.Service")
+    assert info.value.code == grpc.StatusCode.NOT_FOUND
+
+
+def test_reflection_lists_the_service(grpc_server):
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        database = ProtoReflectionDescriptorDatabase(channel)
+        services = set(database.get_services())
+        assert {"prial.v1.Prial", "grpc.health.v1.Health"} <= services
+        methods = {m.name for m in database.FindFileContainingSymbol("prial.v1.Prial").service[0].method}
+        assert methods == set(ALL_RPCS)
+
+
+def test_one_log_line_per_call_without_card_contents(grpc_server, grpc_client):
+    grpc_client.evaluate(["Qh Jh 9h"] * 7)
+    grpc_client.evaluate(np.array([[7, 2, 50]] * 11, np.uint8))
+    with pytest.raises(PrialRpcError):
+        grpc_client.evaluate(["Qh Jh Zz"])
+    expected = [("Evaluate", "OK", 7), ("Evaluate", "OK", 11), ("Evaluate", "INVALID_ARGUMENT", 0)]
+    deadline = time.monotonic() + 10
+    while True:  # the server writes its per-call lines in batches
+        calls = [json.loads(line) for line in grpc_server.log().splitlines() if '"event": "rpc"' in line]
+        if [(c["method"], c["code"], c["hands"]) for c in calls[-3:]] == expected or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert [(c["method"], c["code"], c["hands"]) for c in calls[-3:]] == expected
+    assert {"method", "code", "ms", "hands"} <= set(calls[-1])
+    assert "Qh" not in grpc_server.log() and "Zz" not in grpc_server.log()
+
+
+def test_generated_code_matches_runtime_versions():
+    """The build's grpcio-tools fixes the gencode versions; the runtime pins
+    in pyproject.toml must cover them (the imports would fail otherwise)."""
+    import google.protobuf
+    from prial.v1 import prial_pb2, prial_pb2_grpc
+
+    source = open(prial_pb2.__file__).read()
+    gencode = re.search(r"Protobuf Python Version: ([\d.]+)", source).group(1)
+    version = lambda v: tuple(int(x) for x in v.split(".")[:3])  # noqa: E731
+    assert version(google.protobuf.__version__) >= version(gencode)
+    assert version(grpc.__version__) >= version(prial_pb2_grpc.GRPC_GENERATED_VERSION)
+    # Generated from this tree's proto: every RPC and message is present.
+    service = prial_pb2.DESCRIPTOR.services_by_name["Prial"]
+    assert {m.name for m in service.methods} == set(ALL_RPCS)
+
+
+# -- limits --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def limited_server():
+    metrics_port = free_port()
+    with ServerProcess("--max-batch", "1000", "--max-message-mb", "1",
+                       "--metrics-port", str(metrics_port)) as server:
+        server.metrics_port = metrics_port
+        yield server
+
+
+def test_batch_over_the_limit_is_resource_exhausted(limited_server):
+    with Client(limited_server.target, timeout=10) as client:
+        assert client.evaluate(random_hands(1000, 3, seed=1)).strengths.size == 1000
+        for hands in (random_hands(1001, 3, seed=1), ["3s 2h Ah"] * 1001):
+            with pytest.raises(PrialRpcError) as info:
+                client.evaluate(hands)
+            assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with pytest.raises(PrialRpcError) as info:
+            list(client.evaluate_stream([random_hands(10, 3, seed=2), random_hands(1001, 3, seed=3)]))
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "batch 1" in info.value.message
+        with pytest.raises(PrialRpcError) as info:
+            both = random_hands(1001, 6, seed=4)
+            client.showdown_batch(np.ascontiguousarray(both[:, :3]), np.ascontiguousarray(both[:, 3:]))
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with pytest.raises(PrialRpcError) as info:
+            client.equity("Ts 9s 8d", 3, samples=10_001)  # 10 x --max-batch deals at most
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_message_over_the_size_limit_is_resource_exhausted(limited_server):
+    with Client(limited_server.target, timeout=10) as client:
+        with pytest.raises(PrialRpcError) as info:
+            client.evaluate(random_hands(400_000, 3, seed=1))  # 1.2 MB > 1 MiB
+        assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert client.evaluate(["3s 2h Ah"]).strengths.size == 1  # still serving
+
+
+def test_prometheus_metrics(limited_server):
+    with Client(limited_server.target, timeout=10) as client:
+        client.evaluate(random_hands(500, 3, seed=9))
+        client.evaluate(random_hands(250, 3, seed=9))
+        with pytest.raises(PrialRpcError):
+            client.evaluate(["3s 3s 3s"])
+    text = urllib.request.urlopen(f"http://127.0.0.1:{limited_server.metrics_port}/metrics", timeout=10).read().decode()
+
+    def value(pattern: str) -> float:
+        match = re.search(rf"^{pattern} ([\d.e+]+)$", text, re.M)
+        assert match, pattern
+        return float(match.group(1))
+
+    assert value(r'prial_requests_total\{code="OK",method="Evaluate"\}') >= 2
+    assert value(r'prial_requests_total\{code="INVALID_ARGUMENT",method="Evaluate"\}') >= 1
+    assert value(r'prial_hands_total\{method="Evaluate"\}') >= 750
+    assert value(r'prial_request_seconds_count\{method="Evaluate"\}') >= 3
+
+
+# -- shutdown and processes ----------------------------------------------------
+
+
+def test_sigterm_lets_a_call_in_flight_finish_and_refuses_new_ones(brag):
+    server = ServerProcess("--drain", "1.0")
+    try:
+        batches = [random_hands(100, 3, seed=i) for i in range(20)]
+        first_answer = threading.Event()
+
+        def slow_batches():
+            for i, batch in enumerate(batches):
+                if i == 1:
+                    first_answer.wait(10)
+                time.sleep(0.12)
+                yield batch
+
+        results: list = []
+        errors: list = []
+
+        def run_stream():
+            try:
+                with Client(server.target, timeout=30) as client:
+                    for result in client.evaluate_stream(slow_batches()):
+                        results.append(result)
+                        first_answer.set()
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        stream = threading.Thread(target=run_stream)
+        stream.start()
+        assert first_answer.wait(20)
+        server.proc.send_signal(signal.SIGTERM)
+        with Client(server.target, timeout=5) as client:
+            deadline = time.monotonic() + 5
+            while client.health() != "NOT_SERVING":  # during --drain: still answering
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(1.2)  # past the drain: new calls are refused
+            with pytest.raises(PrialRpcError) as info:
+                client.evaluate(["3s 2h Ah"])
+            assert info.value.code == grpc.StatusCode.UNAVAILABLE
+        stream.join(30)
+        assert not errors
+        assert len(results) == len(batches)
+        for batch, result in zip(batches, results):
+            np.testing.assert_array_equal(result.strengths, brag.evaluate_batch(batch))
+        assert server.terminate(signal_first=False) == 0
+    finally:
+        server.close()
+
+
+def test_processes_share_the_port():
+    metrics_port = free_port()
+    with ServerProcess("--processes", "2", "--metrics-port", str(metrics_port)) as server:
+        for _ in range(24):  # fresh connections, spread by the kernel
+            with Client(server.target, timeout=10) as client:
+                assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [prial.evaluate("3s 2h Ah").strength]
+        # The supervisor serves the processes' metrics summed.
+        text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
+        match = re.search(r'^prial_requests_total\{code="OK",method="Evaluate"\} ([\d.e+]+)$', text, re.M)
+        assert match and float(match.group(1)) == 24
+        assert server.terminate() == 0
+        lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
+        serving = {line["pid"] for line in lines if line["event"] == "serving" and "pid" in line}
+        answered = {line["pid"] for line in lines if line["event"] == "rpc"}
+        assert len(serving) == 2
+        assert answered <= serving and len(answered) == 2
+        assert sum(line["event"] == "stopped" for line in lines) == 2
+
+
+def test_plain_health_check_client(grpc_server):
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+    assert response.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def _prial(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "prial", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_prial_call_from_the_command_line(grpc_server):
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Ah", "Kd Kh 4c 9s")
+    assert done.returncode == 1 and "hands[1]" in done.stderr  # mixed sizes are refused
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Ah", "Kd Kh 4c", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [(r["strength"], r["category"], r["description"]) for r in rows] == [
+        (v.strength, v.category.name, v.description) for v in map(prial.evaluate, ["3s 2h Ah", "Kd Kh 4c"])]
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Zz")
+    assert done.returncode == 1
+    assert "INVALID_ARGUMENT" in done.stderr and "hands[0]" in done.stderr
+    done = _prial("call", "--target", grpc_server.target, "health")
+    assert (done.returncode, done.stdout.strip()) == (0, "SERVING")
+
+
+def test_every_proto_declaration_is_documented():
+    """SPEC §7 / issue 5: every service, RPC, message, enum, field and enum
+    value in the proto carries a comment right above it."""
+    proto = Path(__file__).resolve().parent.parent / "protos" / "prial" / "v1" / "prial.proto"
+    lines = proto.read_text().splitlines()
+    declaration = re.compile(r"^\s*(service|rpc|message|enum|oneof|optional|repeated|map<|[A-Za-z_.]+\s+\w+\s*=|\w+\s*=\s*\d+)")
+    undocumented = [
+        f"{number + 1}: {line.strip()}"
+        for number, line in enumerate(lines)
+        if declaration.match(line) and not line.strip().startswith(("syntax", "package"))
+        and not lines[number - 1].strip().startswith("//")
+    ]
+    assert not undocumented, "\n".join(undocumented)
+    assert sum(1 for line in lines if declaration.match(line)) > 150
