@@ -29,6 +29,7 @@ class ServeOptions:
     processes: int = 1
     threads_per_call: int = 1  # native threads per batch (calls in parallel use the other cores)
     max_batch: int = 1 << 20  # hands per request (per batch of a stream)
+    max_stream_batches: int = 1 << 20  # batches per EvaluateStream call (up to 2**40 hands)
     max_message_bytes: int = 64 * MiB  # both directions, both sides
     max_concurrent_rpcs: int | None = None  # per process; None: 4 x workers, at least 100
     tls_cert: str | None = None

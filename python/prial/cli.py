@@ -239,6 +239,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(ServeOptions(
         host=args.host, port=args.port, workers=args.workers, processes=args.processes,
         threads_per_call=args.threads_per_call, max_batch=args.max_batch,
+        max_stream_batches=args.max_stream_batches,
         max_message_bytes=args.max_message_mb << 20, max_concurrent_rpcs=args.max_concurrent_rpcs,
         tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
         auth_token_file=args.auth_token_file, metrics_port=args.metrics_port,
@@ -266,6 +267,8 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
                             "millisecond in C++, and calls in parallel use the other cores)")
     serve.add_argument("--max-batch", type=int, default=1 << 20,
                        help="hands per batch; more -> RESOURCE_EXHAUSTED (default 1,048,576)")
+    serve.add_argument("--max-stream-batches", type=int, default=1 << 20,
+                       help="batches per EvaluateStream call; more -> RESOURCE_EXHAUSTED (default 1,048,576)")
     serve.add_argument("--max-message-mb", type=int, default=64,
                        help="largest message either way, MiB (default 64: a 1M-hand 5-card batch is ~5 MiB)")
     serve.add_argument("--max-concurrent-rpcs", type=int,
