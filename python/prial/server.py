@@ -215,6 +215,8 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
                 call = Call(method, time.perf_counter())
                 try:
                     yield from handler(self, request, context, call)
+                    if not context.is_active():  # the client cancelled: its requests just ended
+                        call.code = grpc.StatusCode.CANCELLED
                 except GeneratorExit:  # the client went away mid-stream
                     call.code = grpc.StatusCode.CANCELLED
                     raise
@@ -232,7 +234,10 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
         def unary(self: PrialService, request: Any, context: grpc.ServicerContext) -> Any:
             call = Call(method, time.perf_counter())
             try:
-                return handler(self, request, context, call)
+                response = handler(self, request, context, call)
+                if not context.is_active():  # cancelled (or past its deadline) while running
+                    call.code = grpc.StatusCode.CANCELLED
+                return response
             except Exception as exc:  # noqa: BLE001 - every error becomes a status
                 _abort_for(context, call, exc, default_field)
             finally:
