@@ -38,7 +38,7 @@ def keep_the_batch_kernel():
 
 
 def test_every_harness_is_listed():
-    assert {"fuzz_cards", "fuzz_batch", "fuzz_play", "fuzz_columns"} <= set(HARNESSES)
+    assert {"fuzz_cards", "fuzz_batch", "fuzz_play", "fuzz_columns", "fuzz_grpc"} <= set(HARNESSES)
 
 
 @pytest.mark.parametrize("name", HARNESSES)

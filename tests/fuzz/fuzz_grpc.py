@@ -1,0 +1,83 @@
+"""Fuzz the gRPC service's request handling without a network: arbitrary
+bytes are decoded as the serialized request of a method of prial.v1.Prial
+(chosen by the first byte) and handed to the servicer, as the gRPC runtime
+would.  Methods are read from the proto's descriptor, so a new RPC is
+fuzzed as soon as it exists; streaming methods get several requests.
+
+A finding is any exception out of the handler other than the abort of a
+documented status (INVALID_ARGUMENT, RESOURCE_EXHAUSTED): in particular
+INTERNAL, which the server answers for any unexpected exception.  Bytes
+that are not a valid message of the type are the runtime's business, not
+the handler's, and are skipped.
+"""
+
+from __future__ import annotations
+
+from _harness import Input, instrumented_imports, run
+
+with instrumented_imports():
+    import grpc
+    from google.protobuf.message import DecodeError
+
+    from prial import server
+    from prial._prefork import ServeOptions
+    from prial.v1 import prial_pb2 as pb
+
+EXPECTED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
+
+# A small batch limit: the limit paths are exercised, and no input can ask
+# for seconds of work (Equity's sample limit is 10x this).
+OPTIONS = ServeOptions(max_batch=2048, threads_per_call=1, log_calls=False)
+SERVICE = server.PrialService(OPTIONS, server.Observer(server.Metrics(), log_calls=False))
+METHODS = [m for m in pb.DESCRIPTOR.services_by_name["Prial"].methods]
+
+
+class Aborted(Exception):
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+
+
+class Context:
+    """The parts of grpc.ServicerContext the handlers use."""
+
+    def abort(self, code: grpc.StatusCode, details: str) -> None:
+        raise Aborted(code, details)
+
+    def abort_with_status(self, status: grpc.Status) -> None:
+        raise Aborted(status.code, status.details)
+
+    def is_active(self) -> bool:
+        return True
+
+    def invocation_metadata(self) -> tuple:
+        return ()
+
+
+def one_input(data: bytes) -> None:
+    inp = Input(data)
+    method = inp.pick(METHODS)
+    request_type = getattr(pb, method.input_type.name)
+    try:
+        if method.client_streaming:
+            requests = [request_type.FromString(inp.take(inp.int_in(0, 400))) for _ in range(inp.int_in(0, 4))]
+        else:
+            requests = [request_type.FromString(inp.rest())]
+    except DecodeError:
+        return
+    handler = getattr(SERVICE, method.name)
+    try:
+        if method.client_streaming:
+            responses = list(handler(iter(requests), Context()))
+            assert len(responses) == len(requests)
+        elif method.server_streaming:
+            list(handler(requests[0], Context()))
+        else:
+            response = handler(requests[0], Context())
+            assert type(response).__name__ == method.output_type.name
+    except Aborted as exc:
+        assert exc.code in EXPECTED, f"{method.name}: {exc}"
+
+
+if __name__ == "__main__":
+    run(one_input)
