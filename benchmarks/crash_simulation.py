@@ -4,7 +4,10 @@ Seeded four-player thirteen-card deals.  Table A: seat 0 splits with
 ``expected_points``, seats 1-3 with ``lexicographic``.  Table B, the same
 deals: every seat ``lexicographic``.  Scoring (SPEC §5 Crash, 1 point a
 position): position by position a unique best hand scores 1, a tie for best
-(stick-up) scores nobody.  Reported: seat 0's points per deal in both
+(stick-up) scores nobody; the player whose hands use all four cards of the
+best four of a kind at the table (4s, then A, K ... 2) scores 1 more.  A
+crash (every position won) is worth its four points, as in
+``prial.crash_showdown``.  Reported: seat 0's points per deal in both
 tables with standard errors, and the paired difference (same deals) with
 its standard error and z score.
 
@@ -40,6 +43,21 @@ def points(strengths: np.ndarray) -> np.ndarray:
     return (at_best & unique).sum(axis=2)
 
 
+# SPEC §5 order of fours for the bonus, by rank code (0 = two ... 12 = ace):
+# fours highest, then A, K ... 2.
+FOUR_OF_A_KIND_ORDER = np.array([1 + (13 if rank == 2 else rank) for rank in range(13)])
+
+
+def four_of_a_kind_bonus(hands: np.ndarray) -> np.ndarray:
+    """(deals, SEATS, HANDS, 3) cards (255 = no hand) -> (deals, SEATS) bonus points."""
+    cards = hands.reshape(hands.shape[0], SEATS, -1).astype(np.int64)
+    ranks = np.where(cards < 52, cards >> 2, -1)
+    held = np.stack([(ranks == rank).sum(axis=2) for rank in range(13)], axis=2)  # (deals, SEATS, 13)
+    best = np.where(held == 4, FOUR_OF_A_KIND_ORDER, 0).max(axis=2)
+    # A rank's four cards sit with one player, so the best four is unique.
+    return ((best == best.max(axis=1, keepdims=True)) & (best > 0)).astype(np.int64)
+
+
 def mean_se(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
 
@@ -48,14 +66,17 @@ def simulate(deals: int, seed: int, min_category: str | None, threads: int | Non
     ev = prial.Evaluator()
     cards = deal(deals, seed)
     start = time.perf_counter()
-    _, lex = ev.partition_batch(cards.reshape(-1, CARDS), hands=HANDS, min_category=min_category, threads=threads)
+    lex_hands, lex = ev.partition_batch(cards.reshape(-1, CARDS), hands=HANDS, min_category=min_category,
+                                        threads=threads)
     lex = lex.reshape(deals, SEATS, HANDS).astype(np.int64)
-    _, ep = ev.partition_batch(np.ascontiguousarray(cards[:, 0]), hands=HANDS, objective="expected_points",
-                               min_category=min_category, opponents=SEATS - 1, threads=threads)
+    lex_hands = lex_hands.reshape(deals, SEATS, HANDS, 3)
+    ep_hands, ep = ev.partition_batch(np.ascontiguousarray(cards[:, 0]), hands=HANDS, objective="expected_points",
+                                      min_category=min_category, opponents=SEATS - 1, threads=threads)
     seconds = time.perf_counter() - start
-    table_a = lex.copy()
-    table_a[:, 0] = ep
-    a, b = points(table_a), points(lex)
+    table_a, hands_a = lex.copy(), lex_hands.copy()
+    table_a[:, 0], hands_a[:, 0] = ep, ep_hands
+    a = points(table_a) + four_of_a_kind_bonus(hands_a)
+    b = points(lex) + four_of_a_kind_bonus(lex_hands)
     ep_mean, ep_se = mean_se(a[:, 0])
     lex_mean, lex_se = mean_se(b[:, 0])
     diff, diff_se = mean_se(a[:, 0] - b[:, 0])

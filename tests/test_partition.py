@@ -141,11 +141,60 @@ def test_expected_points_lies_on_the_frontier(rules, min_category):
         assert split.candidates == len(frontier)
         ours = split.strengths + [0] * (4 - len(split.strengths))
         assert any(list(p) == ours for p in frontier.tolist())
-        assert 0 < split.expected_points <= 4
+        assert 0 < split.expected_points <= 4 + 1  # four positions and a four-of-a-kind bonus
+
+
+def quad_deals(count: int, seed: int) -> list[np.ndarray]:
+    """Crash deals holding all four cards of a random rank, shuffled."""
+    rng = np.random.default_rng(seed)
+    deals = []
+    for _ in range(count):
+        rank = int(rng.integers(13))
+        quad = [4 * rank + suit for suit in range(4)]
+        rest = rng.choice([c for c in range(52) if c not in quad], 9, replace=False)
+        deals.append(rng.permutation(np.array(quad + rest.tolist(), dtype=np.uint8)))
+    return deals
+
+
+def test_four_of_a_kind_frontiers_match_brute_force(brag):
+    # The search covers the plain frontier plus, per four of a kind, the
+    # frontier of the splits whose hands use all four of its cards.
+    splits, triples = every_split(13, 4)
+    for deal in quad_deals(8, seed=31):
+        tuples = split_tuples(brag, deal, 4)
+        used = np.zeros((len(splits), 13), dtype=bool)
+        np.put_along_axis(used, triples[splits].reshape(len(splits), -1), True, axis=1)
+        frontiers = [pareto_frontier(tuples)]
+        for rank in range(13):
+            at = [i for i, c in enumerate(deal.tolist()) if c < 52 and c >> 2 == rank]
+            if len(at) == 4:
+                frontiers.append(pareto_frontier(tuples[used[:, at].all(axis=1)]))
+        split = brag.partition(deal.tolist(), objective="expected_points")
+        assert split.candidates == sum(len(f) for f in frontiers)
+        in_hands = {c for h in split.hands for c in h}
+        quad_used = any(all(4 * r + s in in_hands for s in range(4)) for r in range(13))
+        # A split using a four lies on that four's frontier; otherwise on the plain one.
+        candidates = frontiers[1:] if quad_used else frontiers[:1]
+        assert any(split.strengths in f.tolist() for f in candidates)
+
+
+def test_four_of_a_kind_bonus_changes_the_split():
+    # Without the bonus the fourth four is the discard (a run of 8-7-6 beats
+    # 8-7-4 at the last position, so the split using all four fours is
+    # dominated and never chosen); fours are the best four, so the bonus is
+    # a sure point and worth more than the weaker last hand.
+    deal = "4c 4d 4h 4s Ac Kd Qh Jc Td 9h 8c 7d 6h"
+    fours = set(prial.parse_cards("4c 4d 4h 4s"))
+    lex = prial.partition(deal)
+    ep = prial.partition(deal, objective="expected_points")
+    assert not fours <= {c for h in lex.hands for c in h}
+    assert fours <= {c for h in ep.hands for c in h}
+    assert all(e <= l for e, l in zip(ep.strengths, lex.strengths)) and ep.strengths != lex.strengths
+    assert ep.expected_points > 1  # the bonus point is in the expected points
 
 
 def test_expected_points_is_deterministic():
-    deals = random_hands(50, 13, seed=8)
+    deals = list(random_hands(50, 13, seed=8)) + quad_deals(20, seed=8)
     first = [prial.partition(d.tolist(), objective="expected_points") for d in deals]
     fresh = prial.Evaluator()
     assert first == [fresh.partition(d.tolist(), objective="expected_points") for d in deals]

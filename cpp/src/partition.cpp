@@ -1,6 +1,7 @@
 #include "prial/partition.hpp"
 
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -85,31 +86,54 @@ class Search {
     return s;
   }
 
-  // The Pareto frontier of strength tuples; returns its size.
-  int frontier() {
+  // The Pareto frontier of strength tuples among the splits whose hands
+  // use every card of `required` (a mask of positions in the sorted deal);
+  // returns its size.
+  int frontier(unsigned required = 0) {
     frontier_.clear();
+    required_ = required;
+    search_id_ = next_search_id();  // visits of an earlier search are stale
     front(0, 0, 0);
     return static_cast<int>(frontier_.size());
   }
 
+  // The best split under score(tuple, cards used) over the plain frontier
+  // and the frontier of each constraint in `required` (searched in order).
+  // Exact for any score that is monotone in the tuple plus a bonus fixed by
+  // which of the required sets the split uses: the best split using set q
+  // is covered by a point of q's frontier, which uses q too.
   template <class Score>
-  Split best_on_frontier(Score&& score) {
-    const int size = frontier();
-    std::size_t best = 0;
+  Split best_on_frontiers(Score&& score, const unsigned* required, int constraints) {
+    bool have = false;
     double best_score = -1;
-    for (std::size_t i = 0; i < frontier_.size(); ++i) {
-      const double v = score(frontier_[i].tuple);
-      // Ties: the lexicographically larger tuple, so the answer is fixed.
-      if (v > best_score + 1e-12 ||
-          (std::abs(v - best_score) <= 1e-12 && frontier_[i].tuple > frontier_[best].tuple)) {
-        best = i;
-        best_score = v;
+    Point best{};
+    int size = 0;
+    for (int c = -1; c < constraints; ++c) {
+      size += frontier(c < 0 ? 0u : required[c]);
+      for (const Point& p : frontier_) {
+        const double v = score(p.tuple, used_by(p));
+        // Ties: the lexicographically larger tuple, then the earlier search,
+        // so the answer is fixed.
+        if (!have || v > best_score + 1e-12 ||
+            (std::abs(v - best_score) <= 1e-12 && p.tuple > best.tuple)) {
+          best = p;
+          best_score = v;
+          have = true;
+        }
       }
     }
-    Split s = make_split(frontier_[best].path, frontier_[best].depth);
+    Split s = make_split(best.path, best.depth);
     s.expected_points = best_score;
     s.candidates = size;
     return s;
+  }
+
+  // Mask of the sorted-deal positions holding the cards in `cards` (all present).
+  unsigned positions_of(const std::array<Card, 4>& cards) const {
+    unsigned mask = 0;
+    for (Card c : cards)
+      for (int i = 0; i < n_; ++i) if (cards_[i] == c) mask |= 1u << i;
+    return mask;
   }
 
  private:
@@ -168,7 +192,16 @@ class Search {
     return false;
   }
 
-  void add_leaf(int depth) {
+  unsigned used_by(const Point& p) const {
+    unsigned used = 0;
+    for (int h = 0; h < p.depth; ++h) used |= mask_[p.path[h]];
+    return used;
+  }
+
+  bool uses_required(unsigned used) const { return (used & required_) == required_; }
+
+  void add_leaf(int depth, unsigned used) {
+    if (!uses_required(used)) return;
     const Tuple t = current(depth);
     if (dominated(t)) return;
     frontier_.erase(std::remove_if(frontier_.begin(), frontier_.end(),
@@ -182,17 +215,23 @@ class Search {
   // point found already covers its best completion (each later hand at most
   // as strong as the one being placed).
   void front(int depth, unsigned used, int from) {
-    if (depth == k_) return add_leaf(depth);
+    if (depth == k_) return add_leaf(depth, used);
+    // The hands left cannot take every required card.
+    if (static_cast<int>(std::bitset<kMaxPartitionCards>(required_ & ~used).count()) > 3 * (k_ - depth)) return;
     const int first = first_disjoint(from, used);
     if (first < 0) {
       // Fewer hands are a split of their own only when nothing else can be
       // formed (a minimum category); otherwise another order reaches it.
-      if (first_disjoint(0, used) < 0) add_leaf(depth);
+      if (first_disjoint(0, used) < 0) add_leaf(depth, used);
       return;
     }
-    if (depth == k_ - 1) {  // the last hand: only the strongest left matters
-      path_[depth] = first;
-      return add_leaf(depth + 1);
+    if (depth == k_ - 1) {  // the last hand: only the strongest allowed left matters
+      for (int j = first; j < count_; ++j) {
+        if ((mask_[j] & used) || !uses_required(used | mask_[j])) continue;
+        path_[depth] = j;
+        return add_leaf(depth + 1, used | mask_[j]);
+      }
+      return;
     }
     if (remember_visits_ && depth >= 2 && covered_by_earlier_visit(depth, used, from)) return;
     Tuple bound = current(depth);
@@ -273,7 +312,8 @@ class Search {
   int leaves_ = 0;
   // frontier
   std::vector<Point> frontier_;
-  std::uint64_t search_id_ = next_search_id();
+  unsigned required_ = 0;
+  std::uint64_t search_id_ = 0;
 };
 
 // Deterministic, portable generator (SplitMix64).
@@ -388,6 +428,16 @@ Partitioner::Partitioner(std::shared_ptr<const ThreeCardTable> table, const Part
                         std::to_string(table_->pack_size()) + "-card pack, got " +
                         std::to_string(o.opponents));
     }
+    if (!(o.crash_value >= 0 && o.crash_value <= kMaxCrashValue)) {  // also NaN
+      throw InvalidHand("partition: crash_value must be 0 to " + std::to_string(kMaxCrashValue));
+    }
+    // P(one opponent's cards, dealt from the unseen, hold all four of a
+    // given rank none of which we hold): C(U-4, n-4) / C(U, n), U unseen.
+    const int unseen = table_->pack_size() - o.cards;
+    opponent_four_probability_ = 1;
+    for (int i = 0; i < 4; ++i) {
+      opponent_four_probability_ *= static_cast<double>(o.cards - i) / (unseen - i);
+    }
     PartitionOptions lex = o;
     lex.objective = Objective::Lexicographic;
     model_ = opponent_model(Partitioner(table_, lex));
@@ -399,14 +449,55 @@ double Partitioner::win_probability(int position, Strength strength) const noexc
   return std::pow(model_->below(position, strength), options_.opponents);
 }
 
+namespace {
+
+// SPEC §5: fours rank highest among four-of-a-kind bonuses, then A, K ... 2
+// (rank codes: 0 is a two, 2 a four, 12 an ace).
+constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
+
+}  // namespace
+
+double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept {
+  return std::pow(1.0 - opponent_four_probability_, options_.opponents * better_ranks_unheld);
+}
+
 Split Partitioner::split_unchecked(const Card* cards) const noexcept {
   Search search(*table_, options_.hands, threshold_, cards, options_.cards);
   if (options_.objective == Objective::Lexicographic) return search.lexicographic();
-  return search.best_on_frontier([&](const auto& tuple) {
+  // Crash bonuses (SPEC §5): every four of a kind in the deal, best first,
+  // with the chance that no opponent can hold a better one.
+  std::array<unsigned, kRanks> fours{};
+  std::array<double, kRanks> bonus{};
+  int quads = 0;
+  if (crash_bonuses()) {
+    std::array<int, kRanks> held{};
+    for (int i = 0; i < options_.cards; ++i) if (cards[i] < 52) ++held[cards[i] >> 2];
+    int better_unheld = 0;
+    for (int rank : kFourOfAKindOrder) {
+      if (held[rank] == 4) {
+        const auto r = static_cast<Card>(4 * rank);
+        fours[quads] = search.positions_of({r, static_cast<Card>(r + 1), static_cast<Card>(r + 2),
+                                            static_cast<Card>(r + 3)});
+        bonus[quads++] = four_of_a_kind_bonus(better_unheld);
+      }
+      if (held[rank] == 0) ++better_unheld;
+    }
+  }
+  const int k = options_.hands;
+  return search.best_on_frontiers([&](const auto& tuple, unsigned used) {
     double points = 0;
-    for (int h = 0; h < options_.hands; ++h) points += win_probability(h, tuple[h]);
+    double all = 1;  // P(every position won): a crash
+    for (int h = 0; h < k; ++h) {
+      const double p = win_probability(h, tuple[h]);
+      points += p;
+      all *= p;
+    }
+    if (crash_bonuses()) points += options_.crash_value * all;
+    for (int q = 0; q < quads; ++q) {  // only the player's best four scores
+      if ((used & fours[q]) == fours[q]) return points + bonus[q];
+    }
     return points;
-  });
+  }, fours.data(), quads);
 }
 
 Split Partitioner::split(const Card* cards, std::size_t count, const std::string& where) const {

@@ -32,9 +32,11 @@ class Split(NamedTuple):
 
     Only formed hands are listed (a minimum category may form fewer).
     ``expected_points`` is the modelled points per deal for the
-    ``expected_points`` objective (``None`` otherwise); ``candidates`` is how
-    many splits were compared (the Pareto frontier for expected points, the
-    tie-following leaves for lexicographic).
+    ``expected_points`` objective, the modelled four-of-a-kind bonus of
+    Crash included (``None`` otherwise); ``candidates`` is how many splits
+    were compared (the Pareto frontiers for expected points: the plain one
+    and, in Crash, one per four of a kind; the tie-following leaves for
+    lexicographic).
     """
 
     hands: list[list[int]]

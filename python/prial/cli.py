@@ -384,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     partition.add_argument("--hands", type=int, default=4, help="hands to form, 2 to 5 (default 4)")
     partition.add_argument("--objective", choices=["lexicographic", "expected_points"], default="lexicographic",
                            help="lexicographic: strongest first hand, then second...; expected_points: "
-                                "most positions won on average (default lexicographic)")
+                                "most positions won on average, plus the four-of-a-kind bonus in Crash "
+                                "(default lexicographic)")
     partition.add_argument("--min-category", metavar="CATEGORY",
                            help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
     partition.add_argument("--opponents", type=int, default=3, help="opponents for expected_points (default 3)")

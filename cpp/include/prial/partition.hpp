@@ -17,6 +17,22 @@
 //   stops as soon as a frontier point found already dominates every
 //   completion) and scores each point with the opponent model.
 //
+// Crash bonuses (SPEC §5), with 13 cards into 4 hands only (Crash), in
+// ExpectedPoints:
+// - Four of a kind: a split whose hands use all four cards of a rank earns
+//   one point times P(no opponent can hold a better four), approximated as
+//   (1 - q)^(opponents * m): q = P(one opponent's cards hold all four of a
+//   given rank we hold none of), m = the better ranks (4s, A, K ... 2) of
+//   which we hold no card; opponents independent, an opponent's four taken
+//   as used.  Only the player's best four scores.  This depends on which
+//   cards the hands use, not only on the strength tuple, so the frontier is
+//   also searched once per four of a kind in the deal among the splits whose
+//   hands use all four of its cards, and the best of all those points wins.
+// - Crash (every position won): crash_value times P(every position won)
+//   (the product of the positions' win probabilities, same independence).
+//   Default 0: prial.crash_showdown scores a crash as its four positions
+//   and nothing more, which the positions' terms already count.
+//
 // Opponent model: per position i, P(an opponent's i-th hand < s), estimated
 // once per (ruleset, cards, hands, minimum category) from kModelDeals
 // seeded random deals of the full pack played lexicographically, and
@@ -44,6 +60,7 @@ inline constexpr int kMinPartitionHands = 2;
 inline constexpr int kMaxPartitionHands = 5;
 inline constexpr Card kNoCard = 255;  // marks an unformed hand in batch output
 inline constexpr int kModelDeals = 40000;
+inline constexpr double kMaxCrashValue = 1000;
 inline constexpr std::uint64_t kModelSeed = 0x5052494131334342ull;  // fixed: deterministic answers
 
 struct PartitionOptions {
@@ -52,6 +69,7 @@ struct PartitionOptions {
   Objective objective = Objective::Lexicographic;
   int min_category = -1;  // a Category value, or -1: any three cards form a hand
   int opponents = 3;
+  double crash_value = 0;  // ExpectedPoints, Crash: points for a crash beyond its positions' own
 };
 
 struct Split {
@@ -61,7 +79,7 @@ struct Split {
   int formed = 0;                                                // formed hands come first
   std::array<Card, kMaxPartitionCards> discards{};              // highest first (joker above ace)
   int discard_count = 0;
-  double expected_points = -1;  // ExpectedPoints only; -1 otherwise
+  double expected_points = -1;  // ExpectedPoints only (Crash bonuses included); -1 otherwise
   int candidates = 0;           // splits compared: Pareto frontier size / lexicographic leaves
 };
 
@@ -95,10 +113,19 @@ class Partitioner {
   // Split without validation (cards known valid).
   Split split_unchecked(const Card* cards) const noexcept;
 
+  // Whether the Crash bonuses of SPEC §5 apply: ExpectedPoints, 13 cards into 4 hands.
+  bool crash_bonuses() const noexcept {
+    return options_.objective == Objective::ExpectedPoints && options_.cards == 13 && options_.hands == 4;
+  }
+  // The modelled value of a four of a kind used in hands when `better_ranks_unheld`
+  // better ranks have none of their cards in ours.
+  double four_of_a_kind_bonus(int better_ranks_unheld) const noexcept;
+
  private:
   std::shared_ptr<const ThreeCardTable> table_;
   PartitionOptions options_;
   Strength threshold_ = 1;
+  double opponent_four_probability_ = 0;
   std::shared_ptr<const OpponentModel> model_;
 };
 
