@@ -585,23 +585,31 @@ def build_server(options: ServeOptions) -> tuple[grpc.Server, int, health.Health
     return server, port, health_servicer, metrics
 
 
-def return_freed_memory_periodically(stop: threading.Event, every_seconds: float = 1.0) -> None:
-    """Gives freed heap memory back to the system every second.
+def keep_the_heap_compact(stop: threading.Event, every_seconds: float = 1.0) -> None:
+    """Keeps the server's RSS flat under sustained load (glibc only).
 
-    Batch buffers of a few MB come from glibc's heap arenas of the worker
-    threads (glibc raises its mmap threshold after the first large free);
-    arenas fragment and do not shrink by themselves: in a 5-minute soak
-    (tools/soak.py) the server's RSS grew 37% after warm-up.  Forcing every
-    large buffer through mmap instead (a fixed mmap threshold) kept RSS flat
-    but halved 1M-hand Evaluate throughput (page faults and unmaps on every
-    call).  malloc_trim(0) from a background thread returns the free pages
-    of every arena without touching the request path (ctypes releases the
-    GIL around it).  No effect off glibc.
+    Batch buffers of a few MB come from glibc's heap arenas, one arena per
+    worker thread by default; arenas fragment and do not shrink by
+    themselves: in a 5-minute soak (tools/soak.py) RSS grew 37% after
+    warm-up.  Two measures, neither on the request path:
+    - at most two arenas (M_ARENA_MAX), so freed blocks are reused across
+      threads instead of stranded in per-thread arenas;
+    - malloc_trim(0) every second from a background thread (ctypes releases
+      the GIL around it) gives the free pages of the arenas back.
+    Measured over 5 minutes of mixed traffic: RSS +2.6% (157 -> 162 MiB),
+    and more calls served than with per-thread arenas.  (Forcing every large
+    buffer through mmap kept RSS flat too, but halved 1M-hand Evaluate
+    throughput: a fresh mapping and page faults on every call.)
+    MALLOC_ARENA_MAX in the environment takes precedence.
     """
     try:
-        malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt, malloc_trim = libc.mallopt, libc.malloc_trim
     except (OSError, AttributeError):
         return
+    if "MALLOC_ARENA_MAX" not in os.environ:
+        m_arena_max = -8  # <malloc.h>
+        mallopt(m_arena_max, 2)
 
     def trim() -> None:
         while not stop.wait(every_seconds):
@@ -619,7 +627,7 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
     """
     configure_logging()
     stop = threading.Event()
-    return_freed_memory_periodically(stop)
+    keep_the_heap_compact(stop)
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
 
