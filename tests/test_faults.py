@@ -176,9 +176,12 @@ def test_many_cancelled_and_expired_calls_leave_the_server_right(one_worker):
         futures = [stub.Evaluate.future(evaluate_request(big, None, False)) for _ in range(6)]
         for future in futures:
             future.cancel()
+        # Deadlines that expire while the server works: a Monte Carlo equity
+        # takes about half a second, far past 50 ms however fast the machine.
+        slow = pb.EquityRequest(hand=pb.Cards(text="As Kd Qh"), opponents=5, samples=3_000_000)
         for _ in range(6):
             with pytest.raises(grpc.RpcError) as info:
-                stub.Evaluate(evaluate_request(big, None, False), timeout=0.001)
+                stub.Equity(slow, timeout=0.05)
             assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     with Client(one_worker.target, timeout=30) as client:
         np.testing.assert_array_equal(client.evaluate(big).strengths, prial.evaluate_batch(big))
