@@ -160,6 +160,85 @@ def test_payouts_always_balance_and_are_integers(table):
     json.dumps(r.to_dict())
 
 
+# ---- who wins and who is paid, against a plain reading of SPEC §5 ----
+
+def _expected(players, seer, coverer, pot, old_pot):
+    """Winners, old-pot winners and payouts, worked out the simplest way:
+    keys from Evaluator.best_of (checked against its own reference in
+    test_bestof.py), compared with plain max and ``>``."""
+    ev = prial.Evaluator()
+    key = {p.id: ev.best_of(p.cards).key for p in players}
+    ids = [p.id for p in players]
+    contenders = [i for i in ids if i != coverer]
+    if seer is not None:
+        seen = next(i for i in contenders if i != seer)
+        winners = [seer] if key[seer] > key[seen] else [seen]
+    else:
+        best = max(key[i] for i in contenders)
+        winners = [i for i in contenders if key[i] == best]
+    cover_winners = None
+    if coverer is not None:
+        cover_winners = [coverer] if key[coverer] > key[winners[0]] else winners
+    payouts = dict.fromkeys(ids, 0)
+    new_pot = pot + sum(p.stake for p in players if p.id != coverer)
+    for amount, takers in ((new_pot, winners), (old_pot, cover_winners or [])):
+        for seat, taker in enumerate(takers):
+            payouts[taker] += amount // len(takers) + (1 if seat < amount % len(takers) else 0)
+    return winners, cover_winners, (payouts if new_pot + old_pot else None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables())
+def test_winners_and_payouts_follow_the_rules(table):
+    players, seer, coverer, pot, old_pot = table
+    if coverer is None:
+        old_pot = 0
+    coverer_id = None if coverer is None else players[coverer].id
+    r = prial.showdown(players, seer, pot=pot, old_pot=old_pot, coverer=coverer_id)
+    winners, cover_winners, payouts = _expected(players, seer, coverer_id, pot, old_pot)
+    assert list(r.winners) == winners
+    assert (r.cover is None) == (cover_winners is None)
+    if r.cover is not None:
+        assert list(r.cover.winners) == cover_winners
+    assert r.payouts == payouts
+    assert r.kind == ("see" if seer else "agreed")
+    by_key = {h.id: h.key for h in r.hands}
+    if len(winners) > 1:
+        assert r.decided_by == "shared"
+    elif r.decided_by in ("hand", "discard"):
+        beaten = [h for h in r.hands if h.id not in winners and h.id != coverer_id]
+        runner_up = max(beaten, key=lambda h: h.key)
+        same_three = runner_up.strength == r.hand(winners[0]).strength
+        assert r.decided_by == ("discard" if same_three else "hand")
+        assert by_key[winners[0]] > runner_up.key
+    else:
+        assert r.decided_by == "seer_loses_ties" and seer is not None
+
+
+def test_player_ids_are_quoted_as_python_quotes_them():
+    with pytest.raises(InvalidShowdownError, match=r"""player id "it's" is used twice"""):
+        prial.showdown([Player("it's", "3s 2h Ah"), Player("it's", "Kd Kh 4c")])
+    with pytest.raises(InvalidShowdownError, match=r"seer 'tab\\tx' is not a player"):
+        prial.showdown([Player("a", "3s 2h Ah"), Player("b", "Kd Kh 4c")], seer="tab\tx")
+
+
+@pytest.mark.parametrize("stakes, kwargs, message", [
+    ((2**64, 0), {}, "player 'a' stake must be at most 18446744073709551615"),
+    ((0, 0), {"pot": 2**64}, "pot must be at most"),
+    ((2**63, 2**63), {}, "chips in play add up to more than 18446744073709551615"),
+    ((2**64 - 1, 0), {"pot": 1}, "chips in play add up to more than"),
+])
+def test_chips_beyond_64_bits_are_refused_by_name(stakes, kwargs, message):
+    players = [Player("a", "3s 2h Ah", stake=stakes[0]), Player("b", "Kd Kh 4c", stake=stakes[1])]
+    with pytest.raises(InvalidShowdownError, match=message):
+        prial.showdown(players, **kwargs)
+
+
+def test_largest_pot_is_paid_in_full():
+    players = [Player("a", "3s 2h Ah", stake=2**64 - 2), Player("b", "Kd Kh 4c")]
+    assert prial.showdown(players, pot=1).payouts == {"a": 2**64 - 1, "b": 0}
+
+
 # ---- bad input ----
 
 @pytest.mark.parametrize("players, kwargs, message", [

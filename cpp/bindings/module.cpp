@@ -363,6 +363,50 @@ class PyEvaluator {
     return py::make_tuple(out_hands, out_strengths);
   }
 
+  // ---- one showdown ---------------------------------------------------
+
+  // Players as (id, cards, blind, stake) tuples, cards as text or indices;
+  // the Python layer has checked the types.  Returns (see, winners,
+  // reason, decided_by, hands, new_pot, payouts, cover): winners are seat
+  // indices, each hand is (cards, strength, key, category, description,
+  // kept, discarded) with card bytes, payouts a list or None, cover
+  // (winners, reason, decided_by) or None.  A microsecond of work: the GIL
+  // stays held (releasing it would cost more than the call).
+  py::tuple showdown(const py::list& players, const std::optional<std::string>& seer,
+                     const std::optional<std::string>& coverer, std::size_t cards_per_hand, std::uint64_t pot,
+                     std::uint64_t old_pot) {
+    prial::ShowdownCall call;
+    call.seer = seer;
+    call.coverer = coverer;
+    call.cards_per_hand = cards_per_hand;
+    call.pot = pot;
+    call.old_pot = old_pot;
+    call.players.reserve(players.size());
+    for (const py::handle item : players) {
+      const auto player = py::reinterpret_borrow<py::tuple>(item);
+      prial::Seat& seat = call.players.emplace_back();
+      seat.id = player[0].cast<std::string>();
+      try {
+        seat.cards = cards_from(player[1]);
+      } catch (const prial::InvalidHand& e) {
+        throw prial::InvalidHand("player " + prial::quoted(seat.id) + ": " + e.what());
+      }
+      seat.blind = player[2].cast<bool>();
+      seat.stake = player[3].cast<std::uint64_t>();
+    }
+    const prial::ShowdownOutcome out = prial::decide_showdown(ev_, *best_of_, call);
+    py::list hands;
+    for (std::size_t i = 0; i < out.hands.size(); ++i) {
+      const prial::SeatHand& h = out.hands[i];
+      hands.append(py::make_tuple(card_bytes(call.players[i].cards), h.strength, h.key, category(h.slot),
+                                  description(h.slot), card_bytes(h.kept), card_bytes(h.discarded)));
+    }
+    const py::object payouts = out.payouts.empty() ? py::object(py::none()) : py::object(py::cast(out.payouts));
+    const py::object cover = out.cover ? py::object(award_tuple(*out.cover)) : py::object(py::none());
+    const py::tuple award = award_tuple(out.award);
+    return py::make_tuple(out.see, award[0], award[1], award[2], hands, out.new_pot, payouts, cover);
+  }
+
   int classes() const { return ev_.table().classes(); }
   std::size_t slots() const { return ev_.table().slots(); }
   int pack_size() const { return ev_.table().pack_size(); }
@@ -372,6 +416,14 @@ class PyEvaluator {
     py::object& d = descriptions_[slot];
     if (!d) d = py::str(prial::describe(ev_.table().shape(slot), ev_.table().wilds(slot)));
     return d;
+  }
+
+  static py::bytes card_bytes(const std::vector<prial::Card>& cards) {
+    return {reinterpret_cast<const char*>(cards.data()), cards.size()};
+  }
+
+  static py::tuple award_tuple(const prial::Award& a) {
+    return py::make_tuple(py::tuple(py::cast(a.winners)), a.reason, a.decided_by);
   }
 
   py::object category(std::uint32_t slot) const {
@@ -575,6 +627,9 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const prial::InvalidShowdown& e) {
+      py::object type = py::module_::import("prial._errors").attr("InvalidShowdownError");
+      PyErr_SetObject(type.ptr(), type(e.what()).ptr());
     } catch (const prial::InvalidHand& e) {
       py::object type = py::module_::import("prial._errors").attr("InvalidHandError");
       py::object row = e.row() >= 0 ? py::object(py::int_(e.row())) : py::object(py::none());
@@ -617,6 +672,8 @@ PYBIND11_MODULE(_core, m) {
            py::arg("threads") = py::none())
       // best of four / five and partitioning
       .def("best_of", &PyEvaluator::best_of, py::arg("cards"))
+      .def("_showdown", &PyEvaluator::showdown, py::arg("players"), py::arg("seer"), py::arg("coverer"),
+           py::arg("cards_per_hand"), py::arg("pot"), py::arg("old_pot"))
       .def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("hands"), py::kw_only(),
            py::arg("threads") = py::none())
       .def("_best_of_build_seconds", &PyEvaluator::best_of_build_seconds, py::arg("width"))

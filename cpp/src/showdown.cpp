@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <limits>
 
 #include "prial/parallel.hpp"
 
@@ -91,6 +93,292 @@ std::string explain_showdown_row(int pack_size, const Card* seer, const Card* se
     }
   }
   return {};
+}
+
+// ---- one showdown ---------------------------------------------------------
+
+std::string quoted(const std::string& text) {
+  const bool double_quotes = text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
+  const char quote = double_quotes ? '"' : '\'';
+  std::string out(1, quote);
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == quote || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      char code[5];
+      std::snprintf(code, sizeof code, "\\x%02x", c);
+      out += code;
+    } else {
+      out += ch;
+    }
+  }
+  out += quote;
+  return out;
+}
+
+namespace {
+
+std::string player_name(const Seat& seat) { return "player " + quoted(seat.id); }
+
+std::string id_list(const std::vector<Seat>& players) {
+  std::string out;
+  for (const Seat& p : players) out += (out.empty() ? "" : ", ") + p.id;
+  return out;
+}
+
+std::size_t seat_of(const std::vector<Seat>& players, const std::string& id) {
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    if (players[i].id == id) return i;
+  }
+  return players.size();
+}
+
+// The table rules that do not depend on the hands' values: players, ids,
+// hand sizes and no card dealt twice.  Returns the hand size.
+std::size_t check_table(const ShowdownCall& call) {
+  const std::vector<Seat>& players = call.players;
+  if (players.size() < 2) {
+    throw InvalidShowdown("a showdown needs at least 2 players, got " + std::to_string(players.size()));
+  }
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    if (players[i].id.empty()) {
+      throw InvalidShowdown("player " + std::to_string(i) + ": id must be a non-empty string, got ''");
+    }
+    if (seat_of(players, players[i].id) != i) {
+      throw InvalidShowdown("player id " + quoted(players[i].id) + " is used twice");
+    }
+  }
+  const std::size_t width = call.cards_per_hand ? call.cards_per_hand : players[0].cards.size();
+  if (width < 3 || width > 5) {
+    throw InvalidShowdown("cards_per_hand must be 3, 4 or 5, got " + std::to_string(width));
+  }
+  for (const Seat& p : players) {
+    if (p.cards.size() != width) {
+      throw InvalidShowdown(player_name(p) + " has " + std::to_string(p.cards.size()) +
+                            " cards; every hand must have " + std::to_string(width));
+    }
+  }
+  // Where each card was first seen: a seat index, or none.
+  std::vector<std::size_t> holder(kMaxPack, players.size());
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    for (const Card c : players[i].cards) {
+      if (c >= kMaxPack) {
+        throw InvalidHand(player_name(players[i]) + ": card index " + std::to_string(c) +
+                          " is out of range (0.." + std::to_string(kMaxPack - 1) + ")");
+      }
+      const std::size_t other = holder[c];
+      if (other == i) {
+        throw InvalidShowdown("card " + format_card(c) + " appears twice in " + player_name(players[i]));
+      }
+      if (other != players.size()) {
+        throw InvalidShowdown("card " + format_card(c) + " appears in both " + player_name(players[other]) +
+                              " and " + player_name(players[i]));
+      }
+      holder[c] = i;
+    }
+  }
+  return width;
+}
+
+SeatHand value_hand(const Evaluator& ev, const BestOfTable& table, const Seat& seat) {
+  SeatHand hand;
+  const std::string where = player_name(seat);
+  if (seat.cards.size() == 3) {
+    hand.slot = ev.slot(seat.cards.data(), 3, where);
+    hand.strength = ev.table().strength(hand.slot);
+    hand.key = hand.strength;
+    hand.kept = seat.cards;
+    return hand;
+  }
+  const BestChoice c = table.choose(seat.cards.data(), seat.cards.size(), where);
+  hand.slot = c.slot;
+  hand.strength = strength_of_key(c.key);
+  hand.key = c.key;
+  hand.kept.assign(c.kept.begin(), c.kept.end());
+  hand.discarded.assign(c.discarded.begin(), c.discarded.begin() + c.discards);
+  return hand;
+}
+
+// Names the discard tie-break compares: by rank, suits never rank, a joker
+// above an ace (bestof.hpp); higher first.
+std::vector<std::string> discard_names(const SeatHand& hand) {
+  std::vector<unsigned> codes;
+  for (const Card c : hand.discarded) codes.push_back(discard_code(c));
+  std::sort(codes.begin(), codes.end(), std::greater<unsigned>());
+  std::vector<std::string> names;
+  for (const unsigned code : codes) {
+    names.push_back(code == kJokerDiscardCode ? "joker" : std::string(1, rank_char(static_cast<int>(code) - 1)));
+  }
+  return names;
+}
+
+struct Comparison {
+  std::string reason;
+  const char* decided_by;
+};
+
+class Judge {
+ public:
+  Judge(const ThreeCardTable& three, const std::vector<SeatHand>& hands) : three_(three), hands_(hands) {}
+
+  std::string description(std::size_t seat) const {
+    const std::uint32_t slot = hands_[seat].slot;
+    return describe(three_.shape(slot), three_.wilds(slot));
+  }
+
+  // Why `better` beats `worse` (their keys differ).
+  Comparison compare(std::size_t better, std::size_t worse) const {
+    const SeatHand& b = hands_[better];
+    const SeatHand& w = hands_[worse];
+    if (b.strength != w.strength) return {description(better) + " beats " + description(worse), "hand"};
+    const std::vector<std::string> hi = discard_names(b), lo = discard_names(w);
+    for (std::size_t i = 0; i < std::min(hi.size(), lo.size()); ++i) {
+      if (hi[i] != lo[i]) return {"discard decides: " + hi[i] + " beats " + lo[i], "discard"};
+    }
+    throw std::logic_error("keys differ but neither the three nor the discards do");
+  }
+
+  Award see(std::size_t seer, std::size_t seen) const {
+    if (hands_[seer].key > hands_[seen].key) {
+      Comparison c = compare(seer, seen);
+      return {{seer}, "seer wins: " + c.reason, c.decided_by};
+    }
+    if (hands_[seen].key > hands_[seer].key) {
+      Comparison c = compare(seen, seer);
+      return {{seen}, "seen player wins: " + c.reason, c.decided_by};
+    }
+    return {{seen}, "exact tie (" + description(seer) + "): seer loses ties", "seer_loses_ties"};
+  }
+
+  Award agreed(const std::vector<std::size_t>& contenders) const {
+    BestKey best = 0;
+    for (const std::size_t i : contenders) best = std::max(best, hands_[i].key);
+    Award award;
+    for (const std::size_t i : contenders) {
+      if (hands_[i].key == best) award.winners.push_back(i);
+    }
+    const std::size_t top = award.winners.front();
+    if (award.winners.size() > 1) {
+      award.reason = "exact tie (" + description(top) + "): pot shared";
+      award.decided_by = "shared";
+      return award;
+    }
+    std::size_t runner_up = contenders.size();  // the first of the strongest of the rest
+    for (const std::size_t i : contenders) {
+      if (i != top && (runner_up == contenders.size() || hands_[i].key > hands_[runner_up].key)) runner_up = i;
+    }
+    Comparison c = compare(top, runner_up);
+    award.reason = "strongest hand wins: " + c.reason;
+    award.decided_by = c.decided_by;
+    return award;
+  }
+
+  // The old pot: the coverer's hand against the new pot's (first) winner's.
+  Award cover(std::size_t coverer, const Award& new_pot) const {
+    const std::size_t winner = new_pot.winners.front();
+    if (hands_[coverer].key > hands_[winner].key) {
+      Comparison c = compare(coverer, winner);
+      return {{coverer}, "coverer takes the old pot: " + c.reason, c.decided_by};
+    }
+    if (hands_[winner].key > hands_[coverer].key) {
+      Comparison c = compare(winner, coverer);
+      return {new_pot.winners, "new pot's winner takes the old pot: " + c.reason, c.decided_by};
+    }
+    return {new_pot.winners, "exact tie (" + description(coverer) + "): the old pot goes to the new pot's winner",
+            "tie_to_new_pot_winner"};
+  }
+
+ private:
+  const ThreeCardTable& three_;
+  const std::vector<SeatHand>& hands_;
+};
+
+// `amount` shared among `winners` in equal whole chips, the odd chips one
+// each to the winners in seat order.
+void pay(std::vector<std::uint64_t>& payouts, std::uint64_t amount, const std::vector<std::size_t>& winners) {
+  const std::uint64_t share = amount / winners.size();
+  const std::uint64_t odd = amount % winners.size();
+  for (std::size_t i = 0; i < winners.size(); ++i) payouts[winners[i]] += share + (i < odd ? 1 : 0);
+}
+
+std::uint64_t add_chips(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t sum;
+  if (__builtin_add_overflow(a, b, &sum)) {
+    throw InvalidShowdown("the chips in play add up to more than " +
+                          std::to_string(std::numeric_limits<std::uint64_t>::max()));
+  }
+  return sum;
+}
+
+}  // namespace
+
+ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, const ShowdownCall& call) {
+  const std::vector<Seat>& players = call.players;
+  check_table(call);
+  ShowdownOutcome out;
+  for (const Seat& p : players) out.hands.push_back(value_hand(ev, table, p));
+
+  const std::size_t none = players.size();
+  std::size_t coverer = none;
+  if (call.coverer) {
+    coverer = seat_of(players, *call.coverer);
+    if (coverer == none) {
+      throw InvalidShowdown("coverer " + quoted(*call.coverer) + " is not a player (players: " + id_list(players) + ")");
+    }
+  }
+  if (coverer == none && call.old_pot) throw InvalidShowdown("old_pot is given but no coverer");
+  if (coverer != none && players[coverer].stake) {
+    throw InvalidShowdown("coverer " + quoted(players[coverer].id) + " has stake " +
+                          std::to_string(players[coverer].stake) + "; their chips belong in old_pot");
+  }
+  std::vector<std::size_t> contenders;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    if (i != coverer) contenders.push_back(i);
+  }
+  if (contenders.size() < 2) throw InvalidShowdown("the new pot needs at least 2 players besides the coverer");
+
+  const Judge judge(ev.table(), out.hands);
+  if (call.seer) {
+    const std::size_t seer = seat_of(players, *call.seer);
+    if (seer == none) {
+      throw InvalidShowdown("seer " + quoted(*call.seer) + " is not a player (players: " + id_list(players) + ")");
+    }
+    if (seer == coverer) {
+      throw InvalidShowdown("seer " + quoted(*call.seer) + " covered the pot and is out of the betting");
+    }
+    if (contenders.size() != 2) {
+      throw InvalidShowdown("a see is between two players; " + std::to_string(contenders.size()) +
+                            " are in the pot (use seer=None for an agreed showdown)");
+    }
+    const std::size_t seen = contenders[0] == seer ? contenders[1] : contenders[0];
+    if (players[seen].blind && !players[seer].blind) {
+      throw InvalidShowdown("you cannot see a blind man: open player " + quoted(players[seer].id) +
+                            " cannot see blind player " + quoted(players[seen].id));
+    }
+    out.see = true;
+    out.award = judge.see(seer, seen);
+  } else {
+    out.award = judge.agreed(contenders);
+  }
+
+  out.new_pot = call.pot;
+  for (const std::size_t i : contenders) out.new_pot = add_chips(out.new_pot, players[i].stake);
+  add_chips(out.new_pot, call.old_pot);  // every payout then fits too
+  if (coverer != none) out.cover = judge.cover(coverer, out.award);
+  if (out.new_pot || call.old_pot) {
+    out.payouts.assign(players.size(), 0);
+    pay(out.payouts, out.new_pot, out.award.winners);
+    if (out.cover) pay(out.payouts, call.old_pot, out.cover->winners);
+  }
+  return out;
 }
 
 }  // namespace prial

@@ -19,6 +19,7 @@
 #include "prial/kernels.hpp"
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
+#include "prial/showdown.hpp"
 #include "prial/tables.hpp"
 
 namespace {
@@ -242,6 +243,65 @@ void test_partition_option_bounds() {
   }
 }
 
+
+// Showdowns from hostile input: arbitrary card bytes, hand sizes, ids,
+// seers, coverers and chips near 2**64.  Every call either throws
+// InvalidHand (InvalidShowdown is one) or returns an outcome that pays out
+// exactly the chips put in, to winners who are at the table.
+void test_showdown_hostile_tables() {
+  const prial::RulesConfig rules;
+  const prial::Evaluator ev(rules);
+  const auto table = prial::best_of_table(rules);
+  const std::uint64_t chips[] = {0, 0, 1, 7, 1000, UINT64_MAX / 2, UINT64_MAX};
+  const char* const ids[] = {"a", "b", "c", "", "it's", "d"};
+  Random rng{42};
+  int decided = 0;
+  for (int round = 0; round < 20000; ++round) {
+    prial::ShowdownCall call;
+    const std::size_t players = rng.below(6);
+    const std::size_t width = 3 + rng.below(3);
+    for (std::size_t i = 0; i < players; ++i) {
+      prial::Seat& seat = call.players.emplace_back();
+      seat.id = ids[rng.below(6)];
+      const std::size_t count = rng.below(10) ? width : rng.below(7);
+      for (std::size_t c = 0; c < count; ++c) {
+        seat.cards.push_back(static_cast<prial::Card>(rng.below(20) ? rng.below(52) : rng.below(256)));
+      }
+      seat.blind = rng.below(3) == 0;
+      seat.stake = chips[rng.below(7)];
+    }
+    if (rng.below(2)) call.seer = ids[rng.below(6)];
+    if (rng.below(4) == 0) call.coverer = ids[rng.below(6)];
+    call.cards_per_hand = rng.below(8) ? 0 : rng.below(7);
+    call.pot = chips[rng.below(7)];
+    call.old_pot = rng.below(4) ? 0 : chips[rng.below(7)];
+    prial::ShowdownOutcome out;
+    try {
+      out = prial::decide_showdown(ev, *table, call);
+    } catch (const prial::InvalidHand&) {
+      continue;
+    }
+    ++decided;
+    CHECK(out.hands.size() == players);
+    CHECK(!out.award.winners.empty());
+    for (const std::size_t w : out.award.winners) CHECK(w < players);
+    unsigned __int128 put_in = call.pot + static_cast<unsigned __int128>(call.old_pot), paid = 0;
+    for (const prial::Seat& seat : call.players) put_in += seat.stake;
+    for (const std::uint64_t p : out.payouts) paid += p;
+    CHECK(out.payouts.empty() ? put_in == 0 : paid == put_in);
+    CHECK(!out.award.reason.empty());
+  }
+  CHECK(decided > 1000);  // the checks above ran on many real showdowns
+}
+
+void test_quoted_ids() {
+  CHECK(prial::quoted("a") == "'a'");
+  CHECK(prial::quoted("it's") == "\"it's\"");
+  CHECK(prial::quoted("both ' and \"") == "'both \\' and \"'");
+  CHECK(prial::quoted("tab\there") == "'tab\\there'");
+  CHECK(prial::quoted(std::string("nul\0", 4)) == "'nul\\x00'");
+}
+
 }  // namespace
 
 int main() {
@@ -251,6 +311,8 @@ int main() {
   test_batch_hostile_bytes();
   test_hand_problem_bounds();
   test_partition_option_bounds();
+  test_showdown_hostile_tables();
+  test_quoted_ids();
   if (failures) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -47,6 +47,15 @@ class Evaluator:
         *,
         threads: int | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
+    def _showdown(
+        self,
+        players: list[tuple[str, Any, bool, int]],
+        seer: str | None,
+        coverer: str | None,
+        cards_per_hand: int,
+        pot: int,
+        old_pot: int,
+    ) -> Any: ...  # prial._showdown.Decision
     @property
     def classes(self) -> int: ...
     @property

@@ -33,12 +33,17 @@ def check_no_shared_cards(hands: Iterable[tuple[str, Sequence[int]]]) -> None:
             seen[card] = where
 
 
+MAX_CHIPS = 2**64 - 1  # what the native core and the gRPC messages (uint64) hold
+
+
 def chips(value: object, name: str) -> int:
-    """A chip amount: an integer >= 0 (bools refused)."""
+    """A chip amount: an integer from 0 to MAX_CHIPS (bools refused)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidShowdownError(f"{name} must be a whole number of chips, got {value!r}")
     if value < 0:
         raise InvalidShowdownError(f"{name} must not be negative, got {value}")
+    if value > MAX_CHIPS:
+        raise InvalidShowdownError(f"{name} must be at most {MAX_CHIPS}, got {value}")
     return value
 
 

@@ -45,7 +45,7 @@ from ._rules import Rules
 from ._casino import settle_casino
 from ._crash import CrashPlayer, crash_showdown
 from ._odds import equity, odds
-from ._showdown import Player, showdown, showdown_batch
+from ._showdown import showdown_batch
 from ._wire import (
     GAMES,
     OBJECTIVES,
@@ -55,6 +55,7 @@ from ._wire import (
     paytable_from_proto,
     result_to_proto,
     rules_from_proto,
+    showdown_response,
 )
 from .v1 import prial_pb2 as pb
 from .v1 import prial_pb2_grpc as pb_grpc
@@ -342,18 +343,15 @@ class PrialService(pb_grpc.PrialServicer):
 
     @rpc(default_field="players")
     def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> pb.ShowdownResponse:
-        players = [Player(p.id, cards_from_proto(p.cards), p.blind, p.stake) for p in request.players]
-        call.hands = len(players)
-        result = showdown(
-            players,
-            seer=request.seer if request.HasField("seer") else None,
-            rules=rules_from_proto(request.rules),
-            cards_per_hand=request.cards_per_hand or None,
-            pot=request.pot,
-            coverer=request.coverer if request.HasField("coverer") else None,
-            old_pot=request.old_pot,
-        )
-        return result_to_proto(result, pb.ShowdownResponse)
+        # Straight from the message to the native core and back: the hot
+        # small call (Python objects in between cost more than the decision).
+        seats = [(p.id, cards_from_proto(p.cards), p.blind, p.stake) for p in request.players]
+        call.hands = len(seats)
+        seer = request.seer if request.HasField("seer") else None
+        coverer = request.coverer if request.HasField("coverer") else None
+        ev = ruleset(rules_from_proto(request.rules)).evaluator
+        decision = ev._showdown(seats, seer, coverer, request.cards_per_hand, request.pot, request.old_pot)
+        return showdown_response(seats, seer, coverer, request.old_pot, decision)
 
     @rpc(default_field="seer_cards")
     def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
