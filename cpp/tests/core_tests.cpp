@@ -252,29 +252,35 @@ void test_showdown_hostile_tables() {
   const prial::RulesConfig rules;
   const prial::Evaluator ev(rules);
   const auto table = prial::best_of_table(rules);
-  const std::uint64_t chips[] = {0, 0, 1, 7, 1000, UINT64_MAX / 2, UINT64_MAX};
+  const std::uint64_t chips[] = {0, 0, 0, 1, 7, 1000, 1000, UINT64_MAX / 2, UINT64_MAX};
   const char* const ids[] = {"a", "b", "c", "", "it's", "d"};
   Random rng{42};
   int decided = 0;
   for (int round = 0; round < 20000; ++round) {
+    // Mostly a fair deal and distinct ids, so that many showdowns get
+    // decided; now and then a stray byte, size or id.
+    std::vector<prial::Card> deck(52);
+    for (std::size_t i = 0; i < 52; ++i) deck[i] = static_cast<prial::Card>(i);
+    for (std::size_t i = 51; i > 0; --i) std::swap(deck[i], deck[rng.below(i + 1)]);
+    std::size_t dealt = 0;
     prial::ShowdownCall call;
     const std::size_t players = rng.below(6);
     const std::size_t width = 3 + rng.below(3);
     for (std::size_t i = 0; i < players; ++i) {
       prial::Seat& seat = call.players.emplace_back();
-      seat.id = ids[rng.below(6)];
-      const std::size_t count = rng.below(10) ? width : rng.below(7);
+      seat.id = rng.below(20) ? std::string(1, static_cast<char>('a' + i)) : ids[rng.below(6)];
+      const std::size_t count = rng.below(20) ? width : rng.below(7);
       for (std::size_t c = 0; c < count; ++c) {
-        seat.cards.push_back(static_cast<prial::Card>(rng.below(20) ? rng.below(52) : rng.below(256)));
+        seat.cards.push_back(rng.below(50) ? deck[dealt++ % 52] : static_cast<prial::Card>(rng.below(256)));
       }
       seat.blind = rng.below(3) == 0;
-      seat.stake = chips[rng.below(7)];
+      seat.stake = chips[rng.below(9)];
     }
-    if (rng.below(2)) call.seer = ids[rng.below(6)];
-    if (rng.below(4) == 0) call.coverer = ids[rng.below(6)];
+    if (rng.below(2)) call.seer = rng.below(10) ? std::string(1, static_cast<char>('a' + rng.below(2))) : ids[rng.below(6)];
+    if (rng.below(4) == 0) call.coverer = std::string(1, static_cast<char>('a' + rng.below(4)));
     call.cards_per_hand = rng.below(8) ? 0 : rng.below(7);
-    call.pot = chips[rng.below(7)];
-    call.old_pot = rng.below(4) ? 0 : chips[rng.below(7)];
+    call.pot = chips[rng.below(9)];
+    call.old_pot = rng.below(4) ? 0 : chips[rng.below(9)];
     prial::ShowdownOutcome out;
     try {
       out = prial::decide_showdown(ev, *table, call);
