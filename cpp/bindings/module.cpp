@@ -21,6 +21,7 @@
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
 #include "prial/showdown.hpp"
+#include "prial/wire.hpp"
 
 namespace py = pybind11;
 
@@ -364,17 +365,54 @@ class PyEvaluator {
   }
 
   // ---- one showdown ---------------------------------------------------
+  // Each takes the players as (id, cards, blind, stake) tuples, cards as
+  // text or indices; the Python layer has checked the types.  A
+  // microsecond of work: the GIL stays held (releasing it would cost more
+  // than the call).
 
-  // Players as (id, cards, blind, stake) tuples, cards as text or indices;
-  // the Python layer has checked the types.  Returns (see, winners,
-  // reason, decided_by, hands, new_pot, payouts, cover): winners are seat
-  // indices, each hand is (cards, strength, key, category, description,
-  // kept, discarded) with card bytes, payouts a list or None, cover
-  // (winners, reason, decided_by) or None.  A microsecond of work: the GIL
-  // stays held (releasing it would cost more than the call).
+  // (see, winners, reason, decided_by, hands, new_pot, payouts, cover):
+  // winners are seat indices, each hand is (cards, strength, key, category,
+  // description, kept, discarded) with card bytes, payouts a list or None,
+  // cover (winners, reason, decided_by) or None.
   py::tuple showdown(const py::list& players, const std::optional<std::string>& seer,
                      const std::optional<std::string>& coverer, std::size_t cards_per_hand, std::uint64_t pot,
                      std::uint64_t old_pot) {
+    const prial::ShowdownCall call = showdown_call(players, seer, coverer, cards_per_hand, pot, old_pot);
+    const prial::ShowdownOutcome out = prial::decide_showdown(ev_, *best_of_, call);
+    py::list hands;
+    for (std::size_t i = 0; i < out.hands.size(); ++i) {
+      const prial::SeatHand& h = out.hands[i];
+      hands.append(py::make_tuple(card_bytes(call.players[i].cards), h.strength, h.key, category(h.slot),
+                                  description(h.slot), card_bytes(h.kept), card_bytes(h.discarded)));
+    }
+    const py::object payouts = out.payouts.empty() ? py::object(py::none()) : py::object(py::cast(out.payouts));
+    const py::object cover = out.cover ? py::object(award_tuple(*out.cover)) : py::object(py::none());
+    const py::tuple award = award_tuple(out.award);
+    return py::make_tuple(out.see, award[0], award[1], award[2], hands, out.new_pot, payouts, cover);
+  }
+
+  // The same decision as a serialized prial.v1.ShowdownResponse (wire.hpp).
+  py::bytes showdown_message(const py::list& players, const std::optional<std::string>& seer,
+                             const std::optional<std::string>& coverer, std::size_t cards_per_hand,
+                             std::uint64_t pot, std::uint64_t old_pot) {
+    const prial::ShowdownCall call = showdown_call(players, seer, coverer, cards_per_hand, pot, old_pot);
+    return prial::encode_showdown_response(call, prial::decide_showdown(ev_, *best_of_, call), ev_.table());
+  }
+
+  int classes() const { return ev_.table().classes(); }
+  std::size_t slots() const { return ev_.table().slots(); }
+  int pack_size() const { return ev_.table().pack_size(); }
+
+ private:
+  py::object description(std::uint32_t slot) {
+    py::object& d = descriptions_[slot];
+    if (!d) d = py::str(prial::describe(ev_.table().shape(slot), ev_.table().wilds(slot)));
+    return d;
+  }
+
+  static prial::ShowdownCall showdown_call(const py::list& players, const std::optional<std::string>& seer,
+                                           const std::optional<std::string>& coverer, std::size_t cards_per_hand,
+                                           std::uint64_t pot, std::uint64_t old_pot) {
     prial::ShowdownCall call;
     call.seer = seer;
     call.coverer = coverer;
@@ -394,28 +432,7 @@ class PyEvaluator {
       seat.blind = player[2].cast<bool>();
       seat.stake = player[3].cast<std::uint64_t>();
     }
-    const prial::ShowdownOutcome out = prial::decide_showdown(ev_, *best_of_, call);
-    py::list hands;
-    for (std::size_t i = 0; i < out.hands.size(); ++i) {
-      const prial::SeatHand& h = out.hands[i];
-      hands.append(py::make_tuple(card_bytes(call.players[i].cards), h.strength, h.key, category(h.slot),
-                                  description(h.slot), card_bytes(h.kept), card_bytes(h.discarded)));
-    }
-    const py::object payouts = out.payouts.empty() ? py::object(py::none()) : py::object(py::cast(out.payouts));
-    const py::object cover = out.cover ? py::object(award_tuple(*out.cover)) : py::object(py::none());
-    const py::tuple award = award_tuple(out.award);
-    return py::make_tuple(out.see, award[0], award[1], award[2], hands, out.new_pot, payouts, cover);
-  }
-
-  int classes() const { return ev_.table().classes(); }
-  std::size_t slots() const { return ev_.table().slots(); }
-  int pack_size() const { return ev_.table().pack_size(); }
-
- private:
-  py::object description(std::uint32_t slot) {
-    py::object& d = descriptions_[slot];
-    if (!d) d = py::str(prial::describe(ev_.table().shape(slot), ev_.table().wilds(slot)));
-    return d;
+    return call;
   }
 
   static py::bytes card_bytes(const std::vector<prial::Card>& cards) {
@@ -674,6 +691,8 @@ PYBIND11_MODULE(_core, m) {
       .def("best_of", &PyEvaluator::best_of, py::arg("cards"))
       .def("_showdown", &PyEvaluator::showdown, py::arg("players"), py::arg("seer"), py::arg("coverer"),
            py::arg("cards_per_hand"), py::arg("pot"), py::arg("old_pot"))
+      .def("_showdown_message", &PyEvaluator::showdown_message, py::arg("players"), py::arg("seer"),
+           py::arg("coverer"), py::arg("cards_per_hand"), py::arg("pot"), py::arg("old_pot"))
       .def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("hands"), py::kw_only(),
            py::arg("threads") = py::none())
       .def("_best_of_build_seconds", &PyEvaluator::best_of_build_seconds, py::arg("width"))

@@ -17,7 +17,6 @@ from ._errors import InvalidHandError
 from ._casino import SPEC_PAYTABLE, Paytable
 from ._results import BetResult, CategoryOdds, CoverResult, CrashPlayerResult, CrashPosition, PlayerHand
 from ._rules import Rules
-from ._showdown import Decision
 from ._types import Category
 from .v1 import prial_pb2 as pb
 
@@ -47,11 +46,9 @@ choice = _option
 
 
 def cards_from_proto(msg: pb.Cards) -> list[int] | str:
-    """Text or indices as given (the Python API parses and checks them)."""
-    form = msg.WhichOneof("form")
-    if form == "text":
-        return msg.text
-    return list(msg.indices)  # unset: no cards
+    """Text or indices as given (the Python API parses and checks them);
+    unset, or either form empty: no cards."""
+    return msg.text or list(msg.indices)
 
 
 def cards_to_proto(cards: Any, field: str) -> pb.Cards:
@@ -163,29 +160,6 @@ def result_to_proto(value: Any, message_type: type[Message]) -> Message:
         if item is not None:
             values[name] = convert(item)
     return message_type(**values)
-
-
-def showdown_response(seats: list[tuple[str, Any, bool, int]], seer: str | None, coverer: str | None, old_pot: int,
-                      decision: Decision) -> pb.ShowdownResponse:
-    """The ShowdownResponse for the core's decision (Evaluator._showdown),
-    built directly: the generic result_to_proto on a ShowdownResult gives
-    the same message at twice the cost of the whole decision."""
-    see, winners, reason, decided_by, hands, pot, payouts, cover = decision
-    ids = [seat[0] for seat in seats]
-    response = pb.ShowdownResponse(kind="see" if see else "agreed", seer=seer, winners=[ids[i] for i in winners],
-                                   reason=reason, decided_by=decided_by, pot=pot)
-    add_hand = response.hands.add
-    for (pid, _, blind, stake), (cards, strength, key, category, description, kept, discarded) in zip(seats, hands):
-        add_hand(id=pid, cards=cards, blind=blind, stake=stake, strength=strength, key=key, category=category,
-                 description=description, kept=kept, discarded=discarded)
-    if payouts is not None:
-        response.payouts.update(zip(ids, payouts))
-    if cover is not None:
-        cover_winners, cover_reason, cover_decided_by = cover
-        response.cover.CopyFrom(pb.CoverResult(coverer=coverer, old_pot=old_pot,
-                                               winners=[ids[i] for i in cover_winners], reason=cover_reason,
-                                               decided_by=cover_decided_by))
-    return response
 
 
 def result_from_proto(message: Message, result_type: type) -> Any:

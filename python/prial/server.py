@@ -55,7 +55,6 @@ from ._wire import (
     paytable_from_proto,
     result_to_proto,
     rules_from_proto,
-    showdown_response,
 )
 from .v1 import prial_pb2 as pb
 from .v1 import prial_pb2_grpc as pb_grpc
@@ -186,22 +185,23 @@ class Observer:
     def __init__(self, metrics: Metrics, log_calls: bool) -> None:
         self.metrics = metrics
         self.call_log = CallLog() if log_calls and log.isEnabledFor(logging.INFO) else None
-        self._children: dict[tuple[str, ...], Any] = {}  # labelled metrics, looked up once
+        # The labelled metrics of each (method, code), looked up once.
+        self._children: dict[tuple[str, str], tuple[Any, Any, Any]] = {}
 
-    def _child(self, metric: str, *labels: str) -> Any:
-        key = (metric, *labels)
-        child = self._children.get(key)
-        if child is None:
-            child = self._children[key] = getattr(self.metrics, metric).labels(*labels)
-        return child
+    def _labelled(self, method: str, code: str) -> tuple[Any, Any, Any]:
+        children = (self.metrics.requests.labels(method, code), self.metrics.latency.labels(method),
+                    self.metrics.hands.labels(method))
+        self._children[method, code] = children
+        return children
 
     def finish(self, call: Call) -> None:
         seconds = time.perf_counter() - call.start
         code = call.code.name
-        self._child("requests", call.method, code).inc()
-        self._child("latency", call.method).observe(seconds)
+        requests, latency, hands = self._children.get((call.method, code)) or self._labelled(call.method, code)
+        requests.inc()
+        latency.observe(seconds)
         if call.hands:
-            self._child("hands", call.method).inc(call.hands)
+            hands.inc(call.hands)
         if self.call_log is not None:
             self.call_log.record(call.method, code, seconds, call.hands)
 
@@ -343,15 +343,16 @@ class PrialService(pb_grpc.PrialServicer):
 
     @rpc(default_field="players")
     def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> pb.ShowdownResponse:
-        # Straight from the message to the native core and back: the hot
-        # small call (Python objects in between cost more than the decision).
+        # The hot small call: from the message straight to the native core,
+        # which decides and encodes the response (wire.hpp); Python objects
+        # in between would cost more than the decision.
         seats = [(p.id, cards_from_proto(p.cards), p.blind, p.stake) for p in request.players]
         call.hands = len(seats)
-        seer = request.seer if request.HasField("seer") else None
-        coverer = request.coverer if request.HasField("coverer") else None
         ev = ruleset(rules_from_proto(request.rules)).evaluator
-        decision = ev._showdown(seats, seer, coverer, request.cards_per_hand, request.pot, request.old_pot)
-        return showdown_response(seats, seer, coverer, request.old_pot, decision)
+        return pb.ShowdownResponse.FromString(ev._showdown_message(
+            seats, request.seer if request.HasField("seer") else None,
+            request.coverer if request.HasField("coverer") else None,
+            request.cards_per_hand, request.pot, request.old_pot))
 
     @rpc(default_field="seer_cards")
     def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
