@@ -11,7 +11,9 @@ minute by default).  Reports, in one run against one server:
   (threads of one client process, one channel each) for a two-player
   ``Showdown`` and a one-hand ``Evaluate``, next to the empty-RPC baseline
   (a health check: the same server, transport and thread pool, no prial
-  work) measured the same way, in alternating rounds.  Each is measured
+  work) measured the same way, in ``--rounds`` alternating rounds.  The
+  ratio to the baseline is the median of the rounds' own ratios, so drift
+  in the machine's load between rounds does not count.  Each is measured
   twice: through ``prial.client.Client`` (request building and result
   decoding in the caller included) and on the wire (generated stubs sending
   a request built once, as a load generator such as ghz does), which shows
@@ -124,6 +126,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure (default 3)")
     parser.add_argument("--rows", type=int, default=1_000_000, help="hands per batch (default 1,000,000)")
     parser.add_argument("--callers", type=int, default=8, help="concurrent small callers (default 8)")
+    parser.add_argument("--rounds", type=int, default=6, help="alternating rounds of small calls (default 6)")
     parser.add_argument("--processes", type=int, default=1, help="server processes (default 1)")
     parser.add_argument("--workers", type=int, help="server worker threads (default: the server's)")
     parser.add_argument("--skip-batches", action="store_true", help="small-call figures only")
@@ -166,37 +169,40 @@ def main() -> int:
             "empty_rpc_baseline_wire": on_the_wire("Check", health_request),
             "small_showdown_wire": on_the_wire("Showdown", showdown_request),
         }
-        # Alternating rounds, so drift in the machine's load hits both alike;
-        # each figure sums its rounds.
+        # Alternating rounds (each order reversed from the last), so drift in
+        # the machine's load hits every figure alike.
         rounds: dict[str, list[dict[str, float]]] = {name: [] for name in small}
-        for order in (list(small), list(small)[::-1]):
+        for round_index in range(args.rounds):
+            order = list(small) if round_index % 2 == 0 else list(small)[::-1]
             for name in order:
-                rounds[name].append(concurrent_calls(small[name], server.target, args.callers, args.seconds / 2,
-                                                     server.proc.pid))
+                rounds[name].append(concurrent_calls(small[name], server.target, args.callers,
+                                                     args.seconds / args.rounds, server.proc.pid))
         for name, runs in rounds.items():
             figures[name] = {
                 "calls": sum(r["calls"] for r in runs),
-                "calls_per_s": statistics.fmean(r["calls_per_s"] for r in runs),
-                "p50_ms": statistics.fmean(r["p50_ms"] for r in runs),
-                "p99_ms": statistics.fmean(r["p99_ms"] for r in runs),
-                "cpu_us_per_call": statistics.fmean(r["cpu_us_per_call"] for r in runs),
+                "calls_per_s": statistics.median(r["calls_per_s"] for r in runs),
+                "p50_ms": statistics.median(r["p50_ms"] for r in runs),
+                "p99_ms": statistics.median(r["p99_ms"] for r in runs),
+                "cpu_us_per_call": statistics.median(r["cpu_us_per_call"] for r in runs),
             }
         for name in ("small_showdown", "small_evaluate", "small_showdown_wire"):
-            baseline = figures["empty_rpc_baseline_wire" if name.endswith("_wire") else "empty_rpc_baseline"]
-            figures[name]["vs_baseline"] = figures[name]["calls_per_s"] / baseline["calls_per_s"]
-            figures[name]["cpu_vs_baseline"] = baseline["cpu_us_per_call"] / figures[name]["cpu_us_per_call"]
+            baseline = "empty_rpc_baseline_wire" if name.endswith("_wire") else "empty_rpc_baseline"
+            pairs = list(zip(rounds[name], rounds[baseline]))
+            figures[name]["vs_baseline"] = statistics.median(r["calls_per_s"] / b["calls_per_s"] for r, b in pairs)
+            figures[name]["cpu_vs_baseline"] = statistics.median(
+                b["cpu_us_per_call"] / r["cpu_us_per_call"] for r, b in pairs)
 
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     for name, figure in figures.items():
         if "hands_per_s" in figure:
-            print(f"{name:22s} {figure['hands_per_s'] / 1e6:8.1f} M hands/s   "
+            print(f"{name:24s} {figure['hands_per_s'] / 1e6:8.1f} M hands/s   "
                   f"(median {figure['median_s'] * 1000:.1f} ms per {figure['hands']:,}-hand call, {figure['calls']} calls)")
         else:
             extra = (f"   {figure['vs_baseline']:.0%} of baseline calls/s, "
                      f"{figure['cpu_vs_baseline']:.0%} of its calls per CPU-second") if "vs_baseline" in figure else ""
-            print(f"{name:22s} {figure['calls_per_s']:8.0f} calls/s    p50 {figure['p50_ms']:.2f} ms  "
+            print(f"{name:24s} {figure['calls_per_s']:8.0f} calls/s    p50 {figure['p50_ms']:.2f} ms  "
                   f"p99 {figure['p99_ms']:.2f} ms  {figure['cpu_us_per_call']:.0f} us CPU/call  "
                   f"({figure['calls']} calls, {args.callers} callers){extra}")
     return 0

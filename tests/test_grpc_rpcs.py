@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import prial
 from prial import Category, CrashPlayer, Evaluator, Player, Rules
-from prial._wire import result_to_proto
+from prial._wire import cards_to_proto, result_to_proto
 from prial.client import PrialRpcError
 from prial.v1 import prial_pb2 as pb
 
@@ -140,9 +140,11 @@ def _response_fields(message, prefix=""):
 
 def _native_and_python_messages(players, options):
     expected = result_to_proto(prial.showdown(players, **options), pb.ShowdownResponse)
-    seats = [(p.id, p.cards, p.blind, p.stake) for p in players]
+    # As the server passes them: the request's prial.v1.Player messages.
+    request_players = [pb.Player(id=p.id, cards=cards_to_proto(p.cards, "cards"), blind=p.blind, stake=p.stake)
+                       for p in players]
     encoded = Evaluator(options.get("rules"))._showdown_message(
-        seats, options.get("seer"), options.get("coverer"), options.get("cards_per_hand", 0), options.get("pot", 0),
+        request_players, options.get("seer"), options.get("coverer"), options.get("cards_per_hand", 0), options.get("pot", 0),
         options.get("old_pot", 0))
     return pb.ShowdownResponse.FromString(encoded), expected
 

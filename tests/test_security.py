@@ -10,7 +10,6 @@ import logging
 import re
 import threading
 import time
-from types import SimpleNamespace
 
 import grpc
 import numpy as np
@@ -81,10 +80,10 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
     service = server_module.PrialService(ServeOptions(), server_module.Observer(server_module.Metrics(), False))
 
     class Exploding:
-        def _showdown_message(self, seats, *args):
-            raise TypeError(f"Invoked with: {seats!r}")  # the request's cards, as pybind11 would
+        def _showdown_message(self, players, *args):
+            raise TypeError(f"Invoked with: {list(players)!r}")  # the request's cards, as pybind11 would
 
-    monkeypatch.setattr(server_module, "ruleset", lambda rules: SimpleNamespace(evaluator=Exploding()))
+    monkeypatch.setattr(service, "_evaluator", lambda request: Exploding())
     request = pb.ShowdownRequest(players=[pb.Player(id="a", cards=pb.Cards(indices=bytes([48, 49, 50]))),
                                           pb.Player(id="b", cards=pb.Cards(text="2c 2d 2h"))])
     with caplog.at_level(logging.INFO, logger="prial.server"):

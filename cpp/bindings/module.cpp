@@ -365,8 +365,8 @@ class PyEvaluator {
   }
 
   // ---- one showdown ---------------------------------------------------
-  // Each takes the players as (id, cards, blind, stake) tuples, cards as
-  // text or indices; the Python layer has checked the types.  A
+  // Each takes the players as objects with id, cards, blind and stake (see
+  // showdown_call); the Python layer has checked the types.  A
   // microsecond of work: the GIL stays held (releasing it would cost more
   // than the call).
 
@@ -374,7 +374,7 @@ class PyEvaluator {
   // winners are seat indices, each hand is (cards, strength, key, category,
   // description, kept, discarded) with card bytes, payouts a list or None,
   // cover (winners, reason, decided_by) or None.
-  py::tuple showdown(const py::list& players, const std::optional<std::string>& seer,
+  py::tuple showdown(const py::sequence& players, const std::optional<std::string>& seer,
                      const std::optional<std::string>& coverer, std::size_t cards_per_hand, std::uint64_t pot,
                      std::uint64_t old_pot) {
     const prial::ShowdownCall call = showdown_call(players, seer, coverer, cards_per_hand, pot, old_pot);
@@ -392,7 +392,7 @@ class PyEvaluator {
   }
 
   // The same decision as a serialized prial.v1.ShowdownResponse (wire.hpp).
-  py::bytes showdown_message(const py::list& players, const std::optional<std::string>& seer,
+  py::bytes showdown_message(const py::sequence& players, const std::optional<std::string>& seer,
                              const std::optional<std::string>& coverer, std::size_t cards_per_hand,
                              std::uint64_t pot, std::uint64_t old_pot) {
     const prial::ShowdownCall call = showdown_call(players, seer, coverer, cards_per_hand, pot, old_pot);
@@ -410,7 +410,11 @@ class PyEvaluator {
     return d;
   }
 
-  static prial::ShowdownCall showdown_call(const py::list& players, const std::optional<std::string>& seer,
+  // Players are read by attribute, so both a prial.Player and a
+  // prial.v1.Player message serve as they are (no per-call Python copy):
+  // id, cards, blind, stake.  Cards are text or indices, or a prial.v1.Cards
+  // message (its text, else its index bytes).
+  static prial::ShowdownCall showdown_call(const py::sequence& players, const std::optional<std::string>& seer,
                                            const std::optional<std::string>& coverer, std::size_t cards_per_hand,
                                            std::uint64_t pot, std::uint64_t old_pot) {
     prial::ShowdownCall call;
@@ -420,19 +424,29 @@ class PyEvaluator {
     call.pot = pot;
     call.old_pot = old_pot;
     call.players.reserve(players.size());
-    for (const py::handle item : players) {
-      const auto player = py::reinterpret_borrow<py::tuple>(item);
+    for (const auto& item : players) {
+      // Owned: a message container makes a new object per item.
+      const py::object player = item;
       prial::Seat& seat = call.players.emplace_back();
-      seat.id = player[0].cast<std::string>();
+      seat.id = player.attr("id").cast<std::string>();
       try {
-        seat.cards = cards_from(player[1]);
+        seat.cards = cards_from(message_cards(player.attr("cards")));
       } catch (const prial::InvalidHand& e) {
         throw prial::InvalidHand("player " + prial::quoted(seat.id) + ": " + e.what());
       }
-      seat.blind = player[2].cast<bool>();
-      seat.stake = player[3].cast<std::uint64_t>();
+      seat.blind = player.attr("blind").cast<bool>();
+      seat.stake = player.attr("stake").cast<std::uint64_t>();
     }
     return call;
+  }
+
+  // A prial.v1.Cards message's text, else its index bytes; anything else as it is.
+  static py::object message_cards(py::object cards) {
+    if (PyUnicode_Check(cards.ptr()) || PySequence_Check(cards.ptr()) || !py::hasattr(cards, "indices")) {
+      return cards;
+    }
+    py::object text = cards.attr("text");
+    return PyObject_IsTrue(text.ptr()) ? text : py::object(cards.attr("indices"));
   }
 
   static py::bytes card_bytes(const std::vector<prial::Card>& cards) {

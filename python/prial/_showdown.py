@@ -61,22 +61,21 @@ def showdown(
     (the order of ``players``), first seat first.  Every chip put in is paid
     out: ``sum(payouts) == pot + sum(stakes) + old_pot``.
     """
-    seats = _seats(players)
+    players = _checked(players)
     seer = _player_id(seer, "seer")
     coverer = _player_id(coverer, "coverer")
     see, winners, reason, decided_by, hands, new_pot, payouts, cover = evaluator_for(rules)._showdown(
-        seats, seer, coverer, _hand_size(cards_per_hand), chips(pot, "pot"), chips(old_pot, "old_pot"))
-    ids = [seat[0] for seat in seats]
+        players, seer, coverer, _hand_size(cards_per_hand), chips(pot, "pot"), chips(old_pot, "old_pot"))
+    ids = [p.id for p in players]
     return ShowdownResult(
         kind="see" if see else "agreed",
         seer=seer,
         winners=tuple(ids[i] for i in winners),
         reason=reason,
         decided_by=decided_by,
-        hands=tuple(PlayerHand(pid, tuple(cards), blind, stake, strength, key, category, description,
+        hands=tuple(PlayerHand(p.id, tuple(cards), p.blind, p.stake, strength, key, category, description,
                                tuple(kept), tuple(discarded))
-                    for (pid, _, blind, stake), (cards, strength, key, category, description, kept, discarded)
-                    in zip(seats, hands)),
+                    for p, (cards, strength, key, category, description, kept, discarded) in zip(players, hands)),
         pot=new_pot,
         payouts=None if payouts is None else dict(zip(ids, payouts)),
         cover=None if cover is None else CoverResult(coverer, old_pot, tuple(ids[i] for i in cover[0]),
@@ -93,11 +92,11 @@ def showdown(
 Decision = tuple[bool, tuple[int, ...], str, str, list[tuple[bytes, int, int, Category, str, bytes, bytes]], int,
                  "list[int] | None", "tuple[tuple[int, ...], str, str] | None"]
 
-def _seats(players: Sequence[Player]) -> list[tuple[str, CardsLike, bool, int]]:
-    """``(id, cards, blind, stake)`` a player, types checked."""
+def _checked(players: Sequence[Player]) -> list[Player]:
+    """The players, their Python types checked (the core checks the rest)."""
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise InvalidShowdownError("players must be a sequence of prial.Player")
-    seats = []
+    players = list(players)
     for i, p in enumerate(players):
         if not isinstance(p, Player):
             raise InvalidShowdownError(f"player {i}: expected a prial.Player, got {type(p).__name__}")
@@ -105,8 +104,8 @@ def _seats(players: Sequence[Player]) -> list[tuple[str, CardsLike, bool, int]]:
             raise InvalidShowdownError(f"player {i}: id must be a non-empty string, got {p.id!r}")
         if not isinstance(p.blind, bool):
             raise InvalidShowdownError(f"player {p.id!r}: blind must be True or False, got {p.blind!r}")
-        seats.append((p.id, p.cards, p.blind, chips(p.stake, f"player {p.id!r} stake")))
-    return seats
+        chips(p.stake, f"player {p.id!r} stake")
+    return players
 
 
 def _player_id(value: object, name: str) -> str | None:

@@ -304,6 +304,7 @@ class PrialService(pb_grpc.PrialServicer):
         self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
         self.threads = options.threads_per_call
         self.observer = observer
+        self._default = ruleset(Rules())
 
     @rpc(default_field="cards")
     def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext, call: Call) -> pb.EvaluateResponse:
@@ -330,7 +331,7 @@ class PrialService(pb_grpc.PrialServicer):
 
     @rpc(default_field="cards")
     def Partition(self, request: pb.PartitionRequest, context: grpc.ServicerContext, call: Call) -> pb.PartitionResponse:
-        ev = ruleset(rules_from_proto(request.rules)).evaluator  # keeps its partitioners cached
+        ev = self._evaluator(request)  # keeps its partitioners cached
         call.hands = 1
         split = ev.partition(
             cards_from_proto(request.cards),
@@ -342,17 +343,16 @@ class PrialService(pb_grpc.PrialServicer):
         return result_to_proto(split, pb.PartitionResponse)
 
     @rpc(default_field="players")
-    def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> pb.ShowdownResponse:
-        # The hot small call: from the message straight to the native core,
-        # which decides and encodes the response (wire.hpp); Python objects
-        # in between would cost more than the decision.
-        seats = [(p.id, cards_from_proto(p.cards), p.blind, p.stake) for p in request.players]
-        call.hands = len(seats)
-        ev = ruleset(rules_from_proto(request.rules)).evaluator
-        return pb.ShowdownResponse.FromString(ev._showdown_message(
-            seats, request.seer if request.HasField("seer") else None,
+    def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> bytes:
+        # The hot small call: the request's players go to the native core as
+        # they are, and it decides and encodes the ShowdownResponse
+        # (wire.hpp), sent as is (PRESERIALIZED).  Python objects in between
+        # would cost more than the decision.
+        call.hands = len(request.players)
+        return self._evaluator(request)._showdown_message(
+            request.players, request.seer if request.HasField("seer") else None,
             request.coverer if request.HasField("coverer") else None,
-            request.cards_per_hand, request.pot, request.old_pot))
+            request.cards_per_hand, request.pot, request.old_pot)
 
     @rpc(default_field="seer_cards")
     def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
@@ -423,10 +423,19 @@ class PrialService(pb_grpc.PrialServicer):
         )
         return result_to_proto(result, pb.EquityResponse)
 
-    # -- shared by Evaluate and EvaluateStream --------------------------------
+    # -- shared ----------------------------------------------------------------
+
+    def _ruleset(self, request: Any) -> Ruleset:
+        """The request's ruleset; no rules given (the common case) costs no
+        conversion."""
+        return ruleset(rules_from_proto(request.rules)) if request.HasField("rules") else self._default
+
+    def _evaluator(self, request: Any) -> Evaluator:
+        return self._ruleset(request).evaluator
+
 
     def _evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
-        current = ruleset(rules_from_proto(request.rules))
+        current = self._ruleset(request)
         if request.cards and request.hands:
             raise InvalidHandError("give either cards or hands, not both", field="hands")
         hands = self._hands_from_text(request) if request.hands else self._hands_from_bytes(request)
@@ -594,6 +603,33 @@ def server_credentials(options: ServeOptions) -> grpc.ServerCredentials | None:
     )
 
 
+# Methods whose handler returns the response already serialized (by the
+# native core): the runtime sends the bytes as they are.
+PRESERIALIZED = frozenset({"Showdown"})
+
+
+def add_service(service: PrialService, server: grpc.Server) -> None:
+    """Registers every method of prial.v1.Prial, as the generated
+    add_PrialServicer_to_server does, read from the service descriptor, but
+    with no response serializer for the PRESERIALIZED methods."""
+    kinds = {
+        (False, False): grpc.unary_unary_rpc_method_handler,
+        (False, True): grpc.unary_stream_rpc_method_handler,
+        (True, False): grpc.stream_unary_rpc_method_handler,
+        (True, True): grpc.stream_stream_rpc_method_handler,
+    }
+    handlers = {}
+    for method in pb.DESCRIPTOR.services_by_name["Prial"].methods:
+        request_type = getattr(pb, method.input_type.name)
+        response_type = getattr(pb, method.output_type.name)
+        handlers[method.name] = kinds[method.client_streaming, method.server_streaming](
+            getattr(service, method.name),
+            request_deserializer=request_type.FromString,
+            response_serializer=None if method.name in PRESERIALIZED else response_type.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
+
+
 def build_server(options: ServeOptions) -> tuple[grpc.Server, int, health.HealthServicer, Observer]:
     """A started-ready (not yet started) server: service, health, reflection."""
     metrics = Metrics()
@@ -610,7 +646,7 @@ def build_server(options: ServeOptions) -> tuple[grpc.Server, int, health.Health
         # instead of queueing without bound behind busy workers.
         maximum_concurrent_rpcs=options.max_concurrent_rpcs or max(100, 4 * workers),
     )
-    pb_grpc.add_PrialServicer_to_server(PrialService(options, observer), server)
+    add_service(PrialService(options, observer), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

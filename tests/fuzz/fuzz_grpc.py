@@ -74,6 +74,8 @@ def one_input(data: bytes) -> None:
             list(handler(requests[0], Context()))
         else:
             response = handler(requests[0], Context())
+            if method.name in server.PRESERIALIZED:  # sent as is: it must parse as the response
+                response = getattr(pb, method.output_type.name).FromString(response)
             assert type(response).__name__ == method.output_type.name
     except Aborted as exc:
         assert exc.code in EXPECTED, f"{method.name}: {exc}"
