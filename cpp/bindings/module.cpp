@@ -428,25 +428,43 @@ class PyEvaluator {
       // Owned: a message container makes a new object per item.
       const py::object player = item;
       prial::Seat& seat = call.players.emplace_back();
-      seat.id = player.attr("id").cast<std::string>();
+      seat.id = attribute(player, names().id).cast<std::string>();
       try {
-        seat.cards = cards_from(message_cards(player.attr("cards")));
+        seat.cards = cards_from(message_cards(attribute(player, names().cards)));
       } catch (const prial::InvalidHand& e) {
         throw prial::InvalidHand("player " + prial::quoted(seat.id) + ": " + e.what());
       }
-      seat.blind = player.attr("blind").cast<bool>();
-      seat.stake = player.attr("stake").cast<std::uint64_t>();
+      seat.blind = attribute(player, names().blind).cast<bool>();
+      seat.stake = attribute(player, names().stake).cast<std::uint64_t>();
     }
     return call;
   }
 
+  // Attribute names made once (interned), not per lookup.
+  struct AttributeNames {
+    py::str id{"id"}, cards{"cards"}, blind{"blind"}, stake{"stake"}, text{"text"}, indices{"indices"};
+  };
+  static const AttributeNames& names() {
+    static const AttributeNames* made = new AttributeNames();  // leaked: lives as long as the module
+    return *made;
+  }
+
+  static py::object attribute(const py::handle& owner, const py::str& name) {
+    PyObject* value = PyObject_GetAttr(owner.ptr(), name.ptr());
+    if (value == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(value);
+  }
+
   // A prial.v1.Cards message's text, else its index bytes; anything else as it is.
   static py::object message_cards(py::object cards) {
-    if (PyUnicode_Check(cards.ptr()) || PySequence_Check(cards.ptr()) || !py::hasattr(cards, "indices")) {
+    if (PyUnicode_Check(cards.ptr()) || PySequence_Check(cards.ptr())) return cards;
+    PyObject* text = PyObject_GetAttr(cards.ptr(), names().text.ptr());
+    if (text == nullptr) {  // not a Cards message: cards_from explains what it is
+      PyErr_Clear();
       return cards;
     }
-    py::object text = cards.attr("text");
-    return PyObject_IsTrue(text.ptr()) ? text : py::object(cards.attr("indices"));
+    py::object owned = py::reinterpret_steal<py::object>(text);
+    return !PyUnicode_Check(text) || PyUnicode_GET_LENGTH(text) > 0 ? owned : attribute(cards, names().indices);
   }
 
   static py::bytes card_bytes(const std::vector<prial::Card>& cards) {
