@@ -1,5 +1,6 @@
 """Type stubs for the native extension (internal; use the prial package)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -47,15 +48,26 @@ class Evaluator:
         *,
         threads: int | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
+    # players: objects with id, cards, blind, stake (prial.Player or a
+    # prial.v1.Player message)
     def _showdown(
         self,
-        players: list[tuple[str, Any, bool, int]],
+        players: Sequence[Any],
         seer: str | None,
         coverer: str | None,
         cards_per_hand: int,
         pot: int,
         old_pot: int,
-    ) -> Any: ...  # prial._showdown.Decision
+    ) -> Any: ...  # the tuple described in prial/_showdown.py
+    def _showdown_message(
+        self,
+        players: Sequence[Any],
+        seer: str | None,
+        coverer: str | None,
+        cards_per_hand: int,
+        pot: int,
+        old_pot: int,
+    ) -> bytes: ...  # a serialized prial.v1.ShowdownResponse
     @property
     def classes(self) -> int: ...
     @property

@@ -15,7 +15,6 @@ from ._evaluator import evaluator_for
 from ._hands import CardsLike, chips
 from ._results import CoverResult, PlayerHand, ShowdownResult
 from ._rules import Rules
-from ._types import Category
 
 
 @dataclass(frozen=True)
@@ -78,8 +77,8 @@ def showdown(
                     for p, (cards, strength, key, category, description, kept, discarded) in zip(players, hands)),
         pot=new_pot,
         payouts=None if payouts is None else dict(zip(ids, payouts)),
-        cover=None if cover is None else CoverResult(coverer, old_pot, tuple(ids[i] for i in cover[0]),
-                                                     cover[1], cover[2]),
+        cover=None if cover is None or coverer is None  # the core decides a cover only for a coverer
+        else CoverResult(coverer, old_pot, tuple(ids[i] for i in cover[0]), cover[1], cover[2]),
     )
 
 
@@ -89,8 +88,7 @@ def showdown(
 # hands, new pot, payouts by seat or None, cover or None); a hand is (cards,
 # strength, key, category, description, kept, discarded), card bytes; a
 # cover is (winner seats, reason, decided_by).
-Decision = tuple[bool, tuple[int, ...], str, str, list[tuple[bytes, int, int, Category, str, bytes, bytes]], int,
-                 "list[int] | None", "tuple[tuple[int, ...], str, str] | None"]
+
 
 def _checked(players: Sequence[Player]) -> list[Player]:
     """The players, their Python types checked (the core checks the rest)."""
