@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -225,6 +226,11 @@ int thread_count(const py::object& threads) {
   return n;
 }
 
+// Three-card batches this small keep the GIL: their work takes under a
+// microsecond, less than releasing and retaking the GIL, which under load
+// also hands the interpreter to another thread in the middle of a call.
+constexpr std::size_t kKeepGilBelowRows = 2048;
+
 // The evaluator as Python sees it: the C++ Evaluator plus a cache of the
 // description strings, made on first use.
 class PyEvaluator {
@@ -260,7 +266,8 @@ class PyEvaluator {
       // Safe without the GIL: `a` and `out` stay referenced by this frame,
       // so neither buffer can be freed or resized (numpy refuses to resize
       // a referenced array); the C++ code touches no Python object.
-      py::gil_scoped_release release;
+      std::optional<py::gil_scoped_release> release;
+      if (rows >= kKeepGilBelowRows) release.emplace();
       bad = ev_.evaluate_batch(in, rows, dst, n_threads);
     }
     if (bad != prial::kNoBadRow) {
@@ -545,7 +552,9 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
   {
     // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
     // referenced by this frame and the C++ code touches no Python object.
-    py::gil_scoped_release release;
+    // (Four and five cards may build their key table first: always released.)
+    std::optional<py::gil_scoped_release> release;
+    if (rows >= kKeepGilBelowRows || width != 3) release.emplace();
     bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst,
                                 n_threads);
   }
