@@ -134,15 +134,14 @@ def tables(draw):
     if len(contenders) == 2 and draw(st.booleans()):
         a, b = contenders
         seer = a.id if (a.blind or not b.blind) else b.id  # a legal see
-    return players, seer, coverer, draw(st.integers(0, 500)), draw(st.integers(0, 500))
+    old_pot = draw(st.integers(0, 500)) if coverer is not None else 0  # an old pot needs a coverer
+    return players, seer, coverer, draw(st.integers(0, 500)), old_pot
 
 
 @settings(max_examples=300, deadline=None)
 @given(tables())
 def test_payouts_always_balance_and_are_integers(table):
     players, seer, coverer, pot, old_pot = table
-    if coverer is None:
-        old_pot = 0
     r = prial.showdown(players, seer, pot=pot, old_pot=old_pot,
                        coverer=None if coverer is None else players[coverer].id)
     total = pot + old_pot + sum(p.stake for p in players)
@@ -191,8 +190,6 @@ def _expected(players, seer, coverer, pot, old_pot):
 @given(tables())
 def test_winners_and_payouts_follow_the_rules(table):
     players, seer, coverer, pot, old_pot = table
-    if coverer is None:
-        old_pot = 0
     coverer_id = None if coverer is None else players[coverer].id
     r = prial.showdown(players, seer, pot=pot, old_pot=old_pot, coverer=coverer_id)
     winners, cover_winners, payouts = _expected(players, seer, coverer_id, pot, old_pot)
