@@ -173,6 +173,15 @@ def test_every_showdown_response_field_is_encoded():
     assert every - exercised == set()
 
 
+def test_an_error_quoting_a_huge_id_still_reaches_the_client(grpc_client):
+    huge = "p" * 200_000  # the error quotes it; uncut, the status would not fit the metadata limit
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.showdown([Player(huge, "7s 7h Qc"), Player(huge, "7d 7c Qh")])
+    assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert str(info.value).endswith("' is used twice") and "characters cut" in str(info.value)
+    assert len(str(info.value)) < 3000
+
+
 def test_showdown_cannot_see_a_blind_man(grpc_client):
     players = [Player("open", "Ks Kd 9h"), Player("blind", "Qs Qd 9c", blind=True)]
     with pytest.raises(prial.InvalidShowdownError) as local:

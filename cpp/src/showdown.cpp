@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdio>
 #include <limits>
+#include <string_view>
+#include <unordered_set>
 
 #include "prial/parallel.hpp"
 
@@ -148,11 +150,12 @@ std::size_t check_table(const ShowdownCall& call) {
   if (players.size() < 2) {
     throw InvalidShowdown("a showdown needs at least 2 players, got " + std::to_string(players.size()));
   }
+  std::unordered_set<std::string_view> ids;  // a request may name many players: no quadratic scan
   for (std::size_t i = 0; i < players.size(); ++i) {
     if (players[i].id.empty()) {
       throw InvalidShowdown("player " + std::to_string(i) + ": id must be a non-empty string, got ''");
     }
-    if (seat_of(players, players[i].id) != i) {
+    if (!ids.insert(players[i].id).second) {
       throw InvalidShowdown("player id " + quoted(players[i].id) + " is used twice");
     }
   }

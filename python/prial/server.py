@@ -214,14 +214,30 @@ class Observer:
 # The one place where exceptions become gRPC statuses.
 
 
+# The status travels in trailing metadata (16 KiB at most by default, the
+# message twice: as is and in the BadRequest), so a message quoting a huge
+# value from the request (a 200 kB player id) keeps its head and its tail,
+# where the problem is named; uncut, the client got only "metadata size
+# exceeds hard limit" instead of what was wrong.
+MESSAGE_LIMIT = 2000
+
+
+def _bounded(message: str) -> str:
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    half = MESSAGE_LIMIT // 2
+    return f"{message[:half]} [... {len(message) - 2 * half} characters cut ...] {message[-half:]}"
+
+
 def _abort_invalid(context: grpc.ServicerContext, exc: InvalidHandError, default_field: str) -> NoReturn:
-    field = exc.field or default_field
+    field = _bounded(exc.field or default_field)
     if exc.row is not None:
         field = f"{field}[{exc.row}]"
+    message = _bounded(str(exc))
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(
-        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=str(exc))]))
-    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(exc), details=[detail])
+        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]))
+    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
     context.abort_with_status(rpc_status.to_status(status))
 
 
