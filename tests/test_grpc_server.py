@@ -249,3 +249,13 @@ def test_every_proto_declaration_is_documented():
     ]
     assert not undocumented, "\n".join(undocumented)
     assert sum(1 for line in lines if declaration.match(line)) > 150
+
+
+def test_heap_trim_schedule_idle_and_under_load():
+    from prial.server import TrimSchedule
+
+    schedule = TrimSchedule(calls=0, now=0.0, under_load_seconds=30.0)
+    assert schedule.due(calls=0, now=1.0)  # idle: trimmed at every look
+    busy = [schedule.due(calls=10 * second, now=float(second)) for second in range(2, 62)]
+    assert busy.count(True) == 2 and busy.index(True) == 29  # under load: every 30 s only
+    assert schedule.due(calls=610, now=62.0)  # idle again (no call since the last look): at once

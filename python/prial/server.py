@@ -187,6 +187,7 @@ class Observer:
         self.call_log = CallLog() if log_calls and log.isEnabledFor(logging.INFO) else None
         # The labelled metrics of each (method, code), looked up once.
         self._children: dict[tuple[str, str], tuple[Any, Any, Any]] = {}
+        self.calls_finished = 0
 
     def _labelled(self, method: str, code: str) -> tuple[Any, Any, Any]:
         children = (self.metrics.requests.labels(method, code), self.metrics.latency.labels(method),
@@ -195,6 +196,7 @@ class Observer:
         return children
 
     def finish(self, call: Call) -> None:
+        self.calls_finished += 1  # under the GIL; only watched for change
         seconds = time.perf_counter() - call.start
         code = call.code.name
         requests, latency, hands = self._children.get((call.method, code)) or self._labelled(call.method, code)
@@ -680,37 +682,48 @@ def build_server(options: ServeOptions) -> tuple[grpc.Server, int, health.Health
     return server, port, health_servicer, observer
 
 
-def keep_the_heap_compact(stop: threading.Event, every_seconds: float = 1.0) -> None:
-    """Keeps the server's RSS flat under sustained load (glibc only).
+def keep_the_heap_compact(stop: threading.Event, calls_finished: Callable[[], int],
+                          every_seconds: float = 1.0, under_load_seconds: float = 30.0) -> None:
+    """Keeps the server's RSS flat over time (glibc only).
 
-    Batch buffers of a few MB come from glibc's heap arenas, one arena per
-    worker thread by default; arenas fragment and do not shrink by
-    themselves: in a 5-minute soak (tools/soak.py) RSS grew 37% after
-    warm-up.  Two measures, neither on the request path:
-    - at most two arenas (M_ARENA_MAX), so freed blocks are reused across
-      threads instead of stranded in per-thread arenas;
-    - malloc_trim(0) every second from a background thread (ctypes releases
-      the GIL around it) gives the free pages of the arenas back.
-    Measured over 5 minutes of mixed traffic: RSS +2.6% and +3.8% (about
-    155 -> 160 MiB), and more calls served than with per-thread arenas.  (Forcing every large
-    buffer through mmap kept RSS flat too, but halved 1M-hand Evaluate
-    throughput: a fresh mapping and page faults on every call.)
-    MALLOC_ARENA_MAX in the environment takes precedence.
+    Batch buffers of a few MB come from glibc's heap arenas, which do not
+    shrink by themselves: in a 5-minute soak (tools/soak.py) RSS grew 37%
+    after warm-up.  malloc_trim(0), from a background thread (ctypes
+    releases the GIL around it), gives the arenas' free pages back: every
+    ``every_seconds`` while the server is idle (no call finished since the
+    last look), every ``under_load_seconds`` while calls keep coming.
+    Trimming every second under load, or capping the arenas at two, cost
+    the big batches: their buffers' pages faulted in again on most calls
+    (1M-hand Evaluate at 52-60M hands/s in most runs against 84-91M/s
+    without; forcing every large buffer through mmap halved it).
     """
     try:
-        libc = ctypes.CDLL("libc.so.6")
-        mallopt, malloc_trim = libc.mallopt, libc.malloc_trim
+        malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):
         return
-    if "MALLOC_ARENA_MAX" not in os.environ:
-        m_arena_max = -8  # <malloc.h>
-        mallopt(m_arena_max, 2)
+    schedule = TrimSchedule(calls_finished(), time.monotonic(), under_load_seconds)
 
     def trim() -> None:
         while not stop.wait(every_seconds):
-            malloc_trim(0)
+            if schedule.due(calls_finished(), time.monotonic()):
+                malloc_trim(0)
 
     threading.Thread(target=trim, name="prial-malloc-trim", daemon=True).start()
+
+
+class TrimSchedule:
+    """Due at each look while no call has finished since the last one
+    (idle), and at most every ``under_load_seconds`` otherwise."""
+
+    def __init__(self, calls: int, now: float, under_load_seconds: float) -> None:
+        self._calls, self._last_trim, self._under_load = calls, now, under_load_seconds
+
+    def due(self, calls: int, now: float) -> bool:
+        idle, self._calls = calls == self._calls, calls
+        if idle or now - self._last_trim >= self._under_load:
+            self._last_trim = now
+            return True
+        return False
 
 
 def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process_index: int = 0) -> int:
@@ -722,11 +735,11 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
     """
     configure_logging()
     stop = threading.Event()
-    keep_the_heap_compact(stop)
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
 
     server, port, health_servicer, observer = build_server(options)
+    keep_the_heap_compact(stop, lambda: observer.calls_finished)
     # Warm the default tables (three, four and five cards) before SERVING.
     default = ruleset(Rules()).evaluator
     for width in (4, 5):
