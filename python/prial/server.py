@@ -451,7 +451,6 @@ class PrialService(pb_grpc.PrialServicer):
     def _evaluator(self, request: Any) -> Evaluator:
         return self._ruleset(request).evaluator
 
-
     def _evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
         current = self._ruleset(request)
         if request.cards and request.hands:
@@ -523,6 +522,15 @@ def _describe(ev: Evaluator, hands: np.ndarray) -> list[str]:
     return [ev.best_of(row).description for row in hands.tolist()]
 
 
+# The method-handler maker for (request streaming, response streaming).
+HANDLER_KINDS = {
+    (False, False): grpc.unary_unary_rpc_method_handler,
+    (False, True): grpc.unary_stream_rpc_method_handler,
+    (True, False): grpc.stream_unary_rpc_method_handler,
+    (True, True): grpc.stream_stream_rpc_method_handler,
+}
+
+
 # ---------------------------------------------------------------------------
 # Bearer-token authentication.
 
@@ -556,13 +564,7 @@ class BearerTokenAuth(grpc.ServerInterceptor):
             self._observer.finish(Call(method, time.perf_counter(), code=grpc.StatusCode.UNAUTHENTICATED))
             context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
 
-        kinds = {
-            (False, False): grpc.unary_unary_rpc_method_handler,
-            (False, True): grpc.unary_stream_rpc_method_handler,
-            (True, False): grpc.stream_unary_rpc_method_handler,
-            (True, True): grpc.stream_stream_rpc_method_handler,
-        }
-        make = kinds[(handler.request_streaming, handler.response_streaming)]
+        make = HANDLER_KINDS[handler.request_streaming, handler.response_streaming]
         return make(deny, request_deserializer=handler.request_deserializer,
                     response_serializer=handler.response_serializer)
 
@@ -630,17 +632,11 @@ def add_service(service: PrialService, server: grpc.Server) -> None:
     """Registers every method of prial.v1.Prial, as the generated
     add_PrialServicer_to_server does, read from the service descriptor, but
     with no response serializer for the PRESERIALIZED methods."""
-    kinds = {
-        (False, False): grpc.unary_unary_rpc_method_handler,
-        (False, True): grpc.unary_stream_rpc_method_handler,
-        (True, False): grpc.stream_unary_rpc_method_handler,
-        (True, True): grpc.stream_stream_rpc_method_handler,
-    }
     handlers = {}
     for method in pb.DESCRIPTOR.services_by_name["Prial"].methods:
         request_type = getattr(pb, method.input_type.name)
         response_type = getattr(pb, method.output_type.name)
-        handlers[method.name] = kinds[method.client_streaming, method.server_streaming](
+        handlers[method.name] = HANDLER_KINDS[method.client_streaming, method.server_streaming](
             getattr(service, method.name),
             request_deserializer=request_type.FromString,
             response_serializer=None if method.name in PRESERIALIZED else response_type.SerializeToString)
