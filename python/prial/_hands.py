@@ -47,16 +47,6 @@ def chips(value: object, name: str) -> int:
     return value
 
 
-def split_chips(amount: int, winners: Sequence[str]) -> dict[str, int]:
-    """Share ``amount`` among ``winners`` in equal whole chips.
-
-    Odd-chip rule: the chips left over by the even split go one each to the
-    winners in seat order (the order the players were given), first seat first.
-    """
-    share, odd = divmod(amount, len(winners))
-    return {w: share + (1 if i < odd else 0) for i, w in enumerate(winners)}
-
-
 def unique_ids(ids: Sequence[str], what: str) -> None:
     seen: set[str] = set()
     for i, pid in enumerate(ids):
