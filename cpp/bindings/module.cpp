@@ -413,7 +413,7 @@ class PyEvaluator {
  private:
   py::object description(std::uint32_t slot) {
     py::object& d = descriptions_[slot];
-    if (!d) d = py::str(prial::describe(ev_.table().shape(slot), ev_.table().wilds(slot)));
+    if (!d) d = py::str(ev_.table().description(slot));
     return d;
   }
 

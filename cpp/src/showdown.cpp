@@ -144,8 +144,8 @@ std::size_t seat_of(const std::vector<Seat>& players, const std::string& id) {
 }
 
 // The table rules that do not depend on the hands' values: players, ids,
-// hand sizes and no card dealt twice.  Returns the hand size.
-std::size_t check_table(const ShowdownCall& call) {
+// hand sizes and no card dealt twice.
+void check_table(const ShowdownCall& call) {
   const std::vector<Seat>& players = call.players;
   if (players.size() < 2) {
     throw InvalidShowdown("a showdown needs at least 2 players, got " + std::to_string(players.size()));
@@ -188,7 +188,6 @@ std::size_t check_table(const ShowdownCall& call) {
       holder[c] = i;
     }
   }
-  return width;
 }
 
 SeatHand value_hand(const Evaluator& ev, const BestOfTable& table, const Seat& seat) {
@@ -232,10 +231,7 @@ class Judge {
  public:
   Judge(const ThreeCardTable& three, const std::vector<SeatHand>& hands) : three_(three), hands_(hands) {}
 
-  std::string description(std::size_t seat) const {
-    const std::uint32_t slot = hands_[seat].slot;
-    return describe(three_.shape(slot), three_.wilds(slot));
-  }
+  std::string description(std::size_t seat) const { return three_.description(hands_[seat].slot); }
 
   // Why `better` beats `worse` (their keys differ).
   Comparison compare(std::size_t better, std::size_t worse) const {

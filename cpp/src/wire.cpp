@@ -4,7 +4,6 @@
 #include <string_view>
 #include <vector>
 
-#include "prial/rules.hpp"
 
 namespace prial {
 namespace {
@@ -72,7 +71,7 @@ std::string encode_showdown_response(const ShowdownCall& call, const ShowdownOut
     hand.uint(5, h.strength);
     hand.uint(6, h.key);
     hand.uint(7, static_cast<std::uint64_t>(three.category(h.slot)));
-    hand.text(8, describe(three.shape(h.slot), three.wilds(h.slot)));
+    hand.text(8, three.description(h.slot));
     hand.cards(9, h.kept);
     hand.cards(10, h.discarded);
     response.message(6, hand);

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "prial/cards.hpp"
@@ -64,6 +65,8 @@ class ThreeCardTable {
   NaturalValue shape(std::uint32_t slot) const noexcept { return shape_[slot]; }
   int wilds(std::uint32_t slot) const noexcept { return wilds_[slot]; }
   Category category(std::uint32_t slot) const noexcept { return category_of(shape_[slot]); }
+  // "Run, 3-2-A": the hand in words (rules.hpp describe()).
+  std::string description(std::uint32_t slot) const { return describe(shape_[slot], wilds_[slot]); }
 
   // Derived copy for the AVX-512 kernel, present when strength depends only
   // on the three ranks and on whether the hand is suited (no wild cards):
