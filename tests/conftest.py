@@ -1,4 +1,5 @@
-"""Shared fixtures: the pack, every three-card hand, seeded random hands."""
+"""Shared fixtures: the pack, every three-card hand, seeded random hands,
+legal showdown tables."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 import prial
 
@@ -31,6 +33,34 @@ def random_hands(rows: int, width: int, seed: int, pack: int = 52) -> np.ndarray
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
+
+
+@st.composite
+def legal_showdowns(draw):
+    """(players, options for prial.showdown): legal showdowns of every shape.
+    Sees (a legal seer) and agreed showdowns, covers, chips or none, three
+    to five cards as text or indices, jokers and wild cards."""
+    rules = draw(st.sampled_from([None, prial.Rules(preset="teen_patti"), prial.Rules(wild="deuces"),
+                                  prial.Rules(jokers=2)]))
+    n = draw(st.integers(2, 6))
+    width = draw(st.sampled_from([3, 4, 5]))
+    deck = draw(st.permutations(range(52 + (2 if rules is not None and rules.jokers else 0))))
+    coverer = draw(st.none() | st.integers(0, n - 1)) if n >= 3 else None
+    players = []
+    for i in range(n):
+        cards = list(deck[width * i:width * (i + 1)])
+        stake = 0 if i == coverer else draw(st.integers(0, 1000) | st.just(2**40))  # a coverer's chips are in old_pot
+        players.append(prial.Player(f"p{i}", prial.format_cards(cards) if draw(st.booleans()) else cards,
+                                    draw(st.booleans()), stake))
+    options = {"rules": rules, "cards_per_hand": width, "pot": draw(st.integers(0, 500)), "seer": None,
+               "coverer": None, "old_pot": 0}
+    contenders = [p for i, p in enumerate(players) if i != coverer]
+    if len(contenders) == 2 and draw(st.booleans()):
+        a, b = contenders
+        options["seer"] = a.id if (a.blind or not b.blind) else b.id  # an open player may not see a blind one
+    if coverer is not None:
+        options.update(coverer=players[coverer].id, old_pot=draw(st.integers(0, 500)))
+    return players, options
 
 
 @pytest.fixture(scope="session")

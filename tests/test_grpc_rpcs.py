@@ -8,7 +8,6 @@ import grpc
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import prial
 from prial import Category, CrashPlayer, Evaluator, Player, Rules
@@ -16,7 +15,7 @@ from prial._wire import cards_to_proto, result_to_proto
 from prial.client import PrialRpcError
 from prial.v1 import prial_pb2 as pb
 
-from .conftest import random_hands
+from .conftest import legal_showdowns, random_hands
 
 
 MIRRORS = [
@@ -102,31 +101,6 @@ def test_showdown(grpc_client, players, options):
     assert got.reason and got.to_dict() == expected.to_dict()
 
 
-@st.composite
-def showdown_tables(draw):
-    """Legal showdowns of every shape: sees, agreed, covers, chips or none,
-    three to five cards, text or indices, jokers and wild cards."""
-    rules = draw(st.sampled_from([None, Rules(preset="teen_patti"), Rules(wild="deuces"), Rules(jokers=2)]))
-    width = draw(st.sampled_from([3, 4, 5]))
-    n = draw(st.integers(2, 5))
-    deck = draw(st.permutations(range(52 + (2 if rules is not None and rules.jokers else 0))))
-    coverer = draw(st.none() | st.integers(0, n - 1)) if n >= 3 else None
-    players = []
-    for i in range(n):
-        cards = list(deck[width * i:width * (i + 1)])
-        stake = 0 if i == coverer else draw(st.sampled_from([0, 1, 10, 2**40]))
-        players.append(Player(f"p{i}", prial.format_cards(cards) if draw(st.booleans()) else cards,
-                              draw(st.booleans()), stake))
-    contenders = [p for i, p in enumerate(players) if i != coverer]
-    options = {"rules": rules, "pot": draw(st.sampled_from([0, 3])), "cards_per_hand": width}
-    if len(contenders) == 2 and draw(st.booleans()):
-        a, b = contenders
-        options["seer"] = a.id if (a.blind or not b.blind) else b.id
-    if coverer is not None:
-        options.update(coverer=players[coverer].id, old_pot=draw(st.sampled_from([0, 9])))
-    return players, options
-
-
 def _response_fields(message, prefix=""):
     """Names of the fields ``message`` sets, nested ones as a.b."""
     names = set()
@@ -150,7 +124,7 @@ def _native_and_python_messages(players, options):
 
 
 @settings(max_examples=400, deadline=None)
-@given(showdown_tables())
+@given(legal_showdowns())
 def test_native_showdown_message_equals_the_python_results_message(table):
     """The Showdown RPC's response is encoded by the core (wire.hpp); it must
     be the message the generic converter builds from prial.showdown's result."""

@@ -8,12 +8,11 @@ import json
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import prial
 from prial import InvalidHandError, InvalidShowdownError, Player
 
-from .conftest import random_hands
+from .conftest import legal_showdowns, random_hands
 
 
 def see(seer_cards: str, seen_cards: str, **kw) -> prial.ShowdownResult:
@@ -118,33 +117,12 @@ def test_cover_against_a_shared_new_pot_splits_the_old_pot_too():
 
 # ---- payouts always balance (property) ----
 
-@st.composite
-def tables(draw):
-    n = draw(st.integers(2, 6))
-    width = draw(st.sampled_from([3, 4, 5]))
-    deck = draw(st.permutations(range(52)))
-    stakes = draw(st.lists(st.integers(0, 1000), min_size=n, max_size=n))
-    blind = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    coverer = draw(st.none() | st.integers(0, n - 1)) if n >= 3 else None
-    if coverer is not None:
-        stakes[coverer] = 0
-    players = [Player(f"p{i}", list(deck[width * i:width * (i + 1)]), blind[i], stakes[i]) for i in range(n)]
-    contenders = [p for i, p in enumerate(players) if i != coverer]
-    seer = None
-    if len(contenders) == 2 and draw(st.booleans()):
-        a, b = contenders
-        seer = a.id if (a.blind or not b.blind) else b.id  # a legal see
-    old_pot = draw(st.integers(0, 500)) if coverer is not None else 0  # an old pot needs a coverer
-    return players, seer, coverer, draw(st.integers(0, 500)), old_pot
-
-
 @settings(max_examples=300, deadline=None)
-@given(tables())
+@given(legal_showdowns())
 def test_payouts_always_balance_and_are_integers(table):
-    players, seer, coverer, pot, old_pot = table
-    r = prial.showdown(players, seer, pot=pot, old_pot=old_pot,
-                       coverer=None if coverer is None else players[coverer].id)
-    total = pot + old_pot + sum(p.stake for p in players)
+    players, options = table
+    r = prial.showdown(players, **options)
+    total = options["pot"] + options["old_pot"] + sum(p.stake for p in players)
     if total == 0:
         assert r.payouts is None
         return
@@ -161,11 +139,12 @@ def test_payouts_always_balance_and_are_integers(table):
 
 # ---- who wins and who is paid, against a plain reading of SPEC §5 ----
 
-def _expected(players, seer, coverer, pot, old_pot):
+def _expected(players, options):
     """Winners, old-pot winners and payouts, worked out the simplest way:
     keys from Evaluator.best_of (checked against its own reference in
     test_bestof.py), compared with plain max and ``>``."""
-    ev = prial.Evaluator()
+    seer, coverer, pot, old_pot = options["seer"], options["coverer"], options["pot"], options["old_pot"]
+    ev = prial.Evaluator(options["rules"])
     key = {p.id: ev.best_of(p.cards).key for p in players}
     ids = [p.id for p in players]
     contenders = [i for i in ids if i != coverer]
@@ -187,12 +166,12 @@ def _expected(players, seer, coverer, pot, old_pot):
 
 
 @settings(max_examples=400, deadline=None)
-@given(tables())
+@given(legal_showdowns())
 def test_winners_and_payouts_follow_the_rules(table):
-    players, seer, coverer, pot, old_pot = table
-    coverer_id = None if coverer is None else players[coverer].id
-    r = prial.showdown(players, seer, pot=pot, old_pot=old_pot, coverer=coverer_id)
-    winners, cover_winners, payouts = _expected(players, seer, coverer_id, pot, old_pot)
+    players, options = table
+    seer, coverer_id = options["seer"], options["coverer"]
+    r = prial.showdown(players, **options)
+    winners, cover_winners, payouts = _expected(players, options)
     assert list(r.winners) == winners
     assert (r.cover is None) == (cover_winners is None)
     if r.cover is not None:
