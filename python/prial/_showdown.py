@@ -60,6 +60,12 @@ def showdown(
     (the order of ``players``), first seat first.  Every chip put in is paid
     out: ``sum(payouts) == pot + sum(stakes) + old_pot``.
     """
+    # The adjudication itself is the native core's (showdown.hpp), shared
+    # with the gRPC service; this layer checks Python types and builds the
+    # result.  Evaluator._showdown answers (see, winner seats, reason,
+    # decided_by, hands, new pot, payouts by seat or None, cover or None); a
+    # hand is (cards, strength, key, category, description, kept, discarded),
+    # card bytes; a cover is (winner seats, reason, decided_by).
     players = _checked(players)
     seer = _player_id(seer, "seer")
     coverer = _player_id(coverer, "coverer")
@@ -80,14 +86,6 @@ def showdown(
         cover=None if cover is None or coverer is None  # the core decides a cover only for a coverer
         else CoverResult(coverer, old_pot, tuple(ids[i] for i in cover[0]), cover[1], cover[2]),
     )
-
-
-# The adjudication itself is the native core's (showdown.hpp), shared with
-# the gRPC service; this layer checks Python types and builds the result.
-# Evaluator._showdown's answer: (see, winner seats, reason, decided_by,
-# hands, new pot, payouts by seat or None, cover or None); a hand is (cards,
-# strength, key, category, description, kept, discarded), card bytes; a
-# cover is (winner seats, reason, decided_by).
 
 
 def _checked(players: Sequence[Player]) -> list[Player]:
