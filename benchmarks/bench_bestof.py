@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import prial
-from prial._bench import random_hands
+from prial import random_hands
 
 ROWS = 2_000_000
 

@@ -12,7 +12,8 @@ import pytest
 
 import prial
 from prial import _core
-from prial._bench import KERNEL_LEVELS, random_hands
+from prial import random_hands
+from prial.cli.bench import KERNEL_LEVELS
 
 ROWS = 10_000_000
 

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from grpc_helpers import ServerProcess  # noqa: E402
 
 import prial  # noqa: E402
-from prial._bench import random_hands  # noqa: E402
+from prial import random_hands  # noqa: E402
 from prial.client import Client  # noqa: E402
 from prial.v1 import prial_pb2, prial_pb2_grpc  # noqa: E402
 
@@ -144,8 +144,8 @@ def main() -> int:
         if not args.skip_batches:
             for width in (3, 5):
                 figures[f"evaluate_1m_{width}card"] = batch_throughput(
-                    client, random_hands(args.rows, width, 2026), args.seconds)
-        one_hand = random_hands(1, 3, 7)
+                    client, random_hands(args.rows, width, seed=2026), args.seconds)
+        one_hand = random_hands(1, 3, seed=7)
         see = [prial.Player("a", "7s 7h Qc", stake=10), prial.Player("b", "7d 7c Qh", stake=10)]
         showdown_request = prial_pb2.ShowdownRequest(
             players=[prial_pb2.Player(id=p.id, cards=prial_pb2.Cards(indices=bytes(prial.parse_cards(p.cards))),

@@ -24,7 +24,7 @@ import tempfile
 import pytest
 
 import prial
-from prial._score_sample import write_deal_log
+from prial import write_sample_log
 
 _RUN = """
 import json, resource, sys, time
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.dir) as scratch:
         source = os.path.join(scratch, "deals.parquet")
-        rows = write_deal_log(source, args.rows)
+        rows = write_sample_log(source, args.rows // 4, seed=2026)
         size = os.path.getsize(source)
         figures = {"rows": rows, "input_mib": round(size / 2**20, 1), "chunk_rows": args.chunk_rows,
                    "cpus": os.cpu_count(), "load_average_before": os.getloadavg()[0]}
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 @pytest.fixture(scope="module")
 def log_1m(tmp_path_factory) -> str:
     path = str(tmp_path_factory.mktemp("bench") / "deals.parquet")
-    write_deal_log(path, 1_000_000)
+    write_sample_log(path, 250_000, seed=2026)
     return path
 
 

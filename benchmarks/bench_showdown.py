@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import prial
-from prial._bench import random_hands
+from prial import random_hands
 
 ROWS = {3: 10_000_000, 4: 2_000_000, 5: 2_000_000}
 

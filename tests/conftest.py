@@ -1,5 +1,5 @@
-"""Shared fixtures: the pack, every three-card hand, seeded random hands,
-legal showdown tables."""
+"""Shared fixtures: the pack, every three-card hand, legal showdown tables,
+a gRPC server and its client."""
 
 from __future__ import annotations
 
@@ -21,13 +21,6 @@ def all_three_card_hands() -> np.ndarray:
 @pytest.fixture(scope="session")
 def brag() -> prial.Evaluator:
     return prial.Evaluator()
-
-
-def random_hands(rows: int, width: int, seed: int, pack: int = 52) -> np.ndarray:
-    """Seeded uniformly random hands of distinct cards."""
-    from prial._bench import random_hands as make
-
-    return make(rows, width, seed, pack)
 
 
 @pytest.fixture

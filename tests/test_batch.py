@@ -8,7 +8,7 @@ import pytest
 import prial
 from prial import Rules
 
-from .conftest import random_hands
+from prial import random_hands
 
 RULESETS = [Rules(), Rules(preset="teen_patti"), Rules(preset="three_card_poker"), Rules(lowball=True),
             Rules(wild="ak47", jokers=2)]

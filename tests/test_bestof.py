@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prial
-from .conftest import random_hands
+from prial import random_hands
 
 RULESETS = {
     "brag": prial.Rules(),

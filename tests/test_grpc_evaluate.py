@@ -13,7 +13,7 @@ from prial.client import Client, PrialRpcError
 from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
 
-from .conftest import random_hands
+from prial import random_hands
 
 RULESETS = [
     prial.Rules(),
@@ -62,7 +62,7 @@ def test_five_card_text_hands_described_by_their_best_three(grpc_client, brag):
 
 
 def test_descriptions_are_bounded(grpc_client):
-    from prial.server import DESCRIBE_LIMIT
+    from prial.service.servicer import DESCRIBE_LIMIT
 
     hands = random_hands(DESCRIBE_LIMIT + 1, 3, seed=8)
     with pytest.raises(PrialRpcError) as info:

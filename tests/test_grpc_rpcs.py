@@ -11,11 +11,13 @@ from hypothesis import given, settings
 
 import prial
 from prial import Category, CrashPlayer, Evaluator, Player, Rules
-from prial._wire import cards_to_proto, result_to_proto
+from prial.service.convert import cards_to_proto, result_to_proto
 from prial.client import PrialRpcError
 from prial.v1 import prial_pb2 as pb
 
-from .conftest import legal_showdowns, random_hands
+from prial import random_hands
+
+from .conftest import legal_showdowns
 
 
 MIRRORS = [

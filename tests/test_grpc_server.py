@@ -21,7 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 import prial
 from prial.client import Client, PrialRpcError
 
-from .conftest import random_hands
+from prial import random_hands
 from .grpc_helpers import ServerProcess, free_port
 
 
@@ -252,7 +252,7 @@ def test_every_proto_declaration_is_documented():
 
 
 def test_heap_trim_schedule_idle_and_under_load():
-    from prial.server import TrimSchedule
+    from prial.service.heap import TrimSchedule
 
     schedule = TrimSchedule(calls=0, now=0.0, under_load_seconds=30.0)
     assert schedule.due(calls=0, now=1.0)  # idle: trimmed at every look

@@ -14,7 +14,7 @@ import pytest
 import prial
 from prial import Rules, _core
 
-from .conftest import random_hands
+from prial import random_hands
 
 ALL_LEVELS = ["scalar", "avx2", "avx512"]
 LEVELS = ALL_LEVELS[: ALL_LEVELS.index(_core.supported_simd_level()) + 1]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import prial
-from .conftest import random_hands
+from prial import random_hands
 
 
 @lru_cache(maxsize=None)

@@ -16,7 +16,7 @@ import pytest
 
 import prial
 from prial import _core
-from prial._score import parse_text_cards
+from prial.score.chunk import parse_text_cards
 from prial.cli import main
 
 SUITS = "cdhs"
@@ -382,7 +382,7 @@ def test_cli_summary_and_files(tmp_path, capsys):
 def test_progress_bar_on_a_terminal_only():
     import io
 
-    from prial._progress import Progress
+    from prial.score.progress import Progress
 
     quiet = io.StringIO()  # not a terminal
     Progress(total=100, stream=quiet).update(50, force=True)

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import prial
-from prial._score_sample import deal_table, write_deal_log
+from prial.score.sample import sample_deals, write_sample_log
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
@@ -23,7 +23,7 @@ def cluster():
 
 def test_dask_equals_local(cluster, tmp_path):
     log = tmp_path / "log.parquet"
-    write_deal_log(str(log), 60_000, seed=9, row_group_rows=8_000)  # 8 partitions
+    write_sample_log(str(log), 15_000, seed=9, deals_per_row_group=2_000)  # 8 partitions
     local = prial.score_file(log, tmp_path / "local.parquet")
     dask = prial.score_file(log, tmp_path / "dask.parquet", engine="dask", scheduler=cluster.scheduler_address)
     assert (tmp_path / "dask.parquet").read_bytes() == (tmp_path / "local.parquet").read_bytes()
@@ -34,7 +34,7 @@ def test_dask_equals_local(cluster, tmp_path):
 
 def test_dask_csv_with_bad_rows_equals_local(cluster, tmp_path):
     sample = tmp_path / "log.csv"
-    table = deal_table(500, seed=4)
+    table = sample_deals(500, seed=4)
     cards = table["cards"].to_pylist()
     cards[10], cards[333] = "Zz 2c 3d", None
     table = table.set_column(2, "cards", [cards])
@@ -48,7 +48,7 @@ def test_dask_csv_with_bad_rows_equals_local(cluster, tmp_path):
 
 def test_dask_refuses_a_deal_across_partitions(cluster, tmp_path):
     log = tmp_path / "split.parquet"
-    pq.write_table(deal_table(100, seed=1), log, row_group_size=50)  # 50 = 12.5 deals
+    pq.write_table(sample_deals(100, seed=1), log, row_group_size=50)  # 50 = 12.5 deals
     with pytest.raises(prial.ScoreError, match="spans Dask partitions 0 and 1"):
         prial.score_file(log, tmp_path / "out.parquet", engine="dask", scheduler=cluster.scheduler_address)
     assert not (tmp_path / "out.parquet").exists()

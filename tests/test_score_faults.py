@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pytest
 
-from prial._score_sample import deal_table
+from prial.score.sample import sample_deals
 
 SEEDS = int(os.environ.get("PRIAL_FAULT_SEEDS", "6"))
 FORMATS = ("parquet", "csv", "jsonl")
@@ -36,7 +36,7 @@ ROWS = 40_000
 @pytest.fixture(scope="module")
 def log(tmp_path_factory) -> Path:
     """A CSV deal log of 40,000 rows with a few unparseable hands."""
-    table = deal_table(ROWS // 4, seed=17)
+    table = sample_deals(ROWS // 4, seed=17)
     cards = table.column("cards").to_pylist()
     for row in range(123, ROWS, 3989):
         cards[row] = "Zz " + cards[row][3:]
@@ -116,10 +116,10 @@ def test_killed_while_removing_its_parts_then_resume(log, reference, tmp_path, m
     # summary are written, the parts directory is being removed.  The
     # journal used to outlive some parts, and --resume then failed on a
     # missing part file.
-    from prial import _score_job
-    from prial._score_types import ScoreOptions
+    from prial.score import job, parts
+    from prial.score import ScoreOptions
 
-    real_rmtree = _score_job.shutil.rmtree
+    real_rmtree = parts.shutil.rmtree
 
     def killed_midway(path, ignore_errors=False):
         parts = sorted(Path(path).glob("part-*.arrow"))
@@ -130,10 +130,10 @@ def test_killed_while_removing_its_parts_then_resume(log, reference, tmp_path, m
 
     out = tmp_path / "out.parquet"
     options = ScoreOptions(chunk_rows=int(CHUNK_ROWS))
-    monkeypatch.setattr(_score_job.shutil, "rmtree", killed_midway)
+    monkeypatch.setattr(parts.shutil, "rmtree", killed_midway)
     with pytest.raises(KeyboardInterrupt):
-        _score_job.score_file(str(log), str(out), options=options)
+        job.score_file(str(log), str(out), options=options)
     monkeypatch.undo()
-    summary = _score_job.score_file(str(log), str(out), options=options, resume=True)
+    summary = job.score_file(str(log), str(out), options=options, resume=True)
     assert summary.complete
     assert out.read_bytes() == reference["parquet"]["out"].read_bytes()

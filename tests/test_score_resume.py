@@ -12,14 +12,14 @@ import time
 import pytest
 
 import prial
-from prial import _score_job
-from prial._score_sample import write_deal_log
+from prial.score.parts import Journal
+from prial.score.sample import write_sample_log
 
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
     path = tmp_path_factory.mktemp("resume") / "log.parquet"
-    write_deal_log(str(path), 400_000, seed=5, row_group_rows=50_000)
+    write_sample_log(str(path), 100_000, seed=5, deals_per_row_group=12_500)
     return path
 
 
@@ -64,7 +64,7 @@ def test_kill_9_then_resume(log, uninterrupted, tmp_path):
 
 def test_resume_ignores_a_torn_journal_line_and_orphan_part(log, uninterrupted, tmp_path, monkeypatch):
     out = tmp_path / "out.parquet"
-    commit = _score_job.Journal.commit
+    commit = Journal.commit
     calls = []
 
     def crash_after_three(self, *args, **kwargs):
@@ -73,7 +73,7 @@ def test_resume_ignores_a_torn_journal_line_and_orphan_part(log, uninterrupted, 
         calls.append(1)
         return commit(self, *args, **kwargs)
 
-    monkeypatch.setattr(_score_job.Journal, "commit", crash_after_three)
+    monkeypatch.setattr(Journal, "commit", crash_after_three)
     with pytest.raises(KeyboardInterrupt):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000))
     monkeypatch.undo()
@@ -89,7 +89,7 @@ def test_resume_ignores_a_torn_journal_line_and_orphan_part(log, uninterrupted, 
 
 def test_resume_refuses_another_job(log, tmp_path, monkeypatch):
     out = tmp_path / "out.parquet"
-    monkeypatch.setattr(_score_job.Journal, "commit", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    monkeypatch.setattr(Journal, "commit", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     with pytest.raises(KeyboardInterrupt):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000))
     monkeypatch.undo()

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import prial
-from prial import server as server_module
-from prial._prefork import ServeOptions
+from prial.server import PrialService, ServeOptions
+from prial.service.observability import Metrics, Observer
 from prial.client import Client, PrialRpcError
 from prial.v1 import prial_pb2 as pb
 
@@ -77,7 +77,7 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
     # An unexpected exception's message can quote the request: pybind11's
     # "incompatible function arguments ... Invoked with: <the cards>" did,
     # before a fuzz finding was fixed.  The log keeps where, not what.
-    service = server_module.PrialService(ServeOptions(), server_module.Observer(server_module.Metrics(), False))
+    service = PrialService(ServeOptions(), Observer(Metrics(), False))
 
     class Exploding:
         def _showdown_message(self, players, *args):

@@ -12,7 +12,9 @@ from hypothesis import given, settings
 import prial
 from prial import InvalidHandError, InvalidShowdownError, Player
 
-from .conftest import legal_showdowns, random_hands
+from prial import random_hands
+
+from .conftest import legal_showdowns
 
 
 def see(seer_cards: str, seen_cards: str, **kw) -> prial.ShowdownResult:
@@ -244,7 +246,7 @@ def test_bad_input_is_rejected_by_name(players, kwargs, message):
 # ---- showdown_batch ----
 
 def _split(rows: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    deal = random_hands(rows, 6, seed)
+    deal = random_hands(rows, 6, seed=seed)
     return np.ascontiguousarray(deal[:, :3]), np.ascontiguousarray(deal[:, 3:])
 
 
@@ -348,7 +350,7 @@ def test_agreed_four_card_showdown_and_cover_use_discards():
 
 @pytest.mark.parametrize("width", [4, 5])
 def test_batch_best_of_matches_keys(width):
-    deal = random_hands(150_000, 2 * width, 21 + width)
+    deal = random_hands(150_000, 2 * width, seed=21 + width)
     seer, seen = np.ascontiguousarray(deal[:, :width]), np.ascontiguousarray(deal[:, width:])
     expected = (prial.best_of_batch(seer) > prial.best_of_batch(seen)).astype(np.uint8)
     np.testing.assert_array_equal(prial.showdown_batch(seer, seen), expected)
@@ -365,6 +367,6 @@ def test_batch_four_card_discard_tie_break():
 
 
 def test_batch_widths_must_match():
-    seer, seen = random_hands(10, 4, 1), random_hands(10, 3, 2)
+    seer, seen = random_hands(10, 4, seed=1), random_hands(10, 3, seed=2)
     with pytest.raises(InvalidHandError, match=r"seen_cards must be .* shape \(N, 4\)"):
         prial.showdown_batch(seer, seen)

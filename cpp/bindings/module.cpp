@@ -686,10 +686,10 @@ PYBIND11_MODULE(_core, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const prial::InvalidShowdown& e) {
-      py::object type = py::module_::import("prial._errors").attr("InvalidShowdownError");
+      py::object type = py::module_::import("prial.errors").attr("InvalidShowdownError");
       PyErr_SetObject(type.ptr(), type(e.what()).ptr());
     } catch (const prial::InvalidHand& e) {
-      py::object type = py::module_::import("prial._errors").attr("InvalidHandError");
+      py::object type = py::module_::import("prial.errors").attr("InvalidHandError");
       py::object row = e.row() >= 0 ? py::object(py::int_(e.row())) : py::object(py::none());
       py::object instance = type(e.what(), py::arg("row") = row);
       PyErr_SetObject(type.ptr(), instance.ptr());

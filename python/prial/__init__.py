@@ -1,33 +1,64 @@
 """prial: fast, exact evaluation of Brag and its relatives.
 
-See README.md for a tour.  The public names are listed in ``__all__``; the
-module-level functions use the standard Brag rules.
+The rules are in docs/rules.md and README.md gives a tour.  Everything public
+is re-exported here (``__all__``); the module-level functions use the
+standard Brag rules.  Subpackages by concern: ``prial.play`` (showdowns,
+Crash, casino, odds), ``prial.score`` (log scoring), ``prial.service`` (the
+gRPC server), ``prial.client`` (its client), ``prial.cli`` (the command line).
 """
 
-from __future__ import annotations
+import warnings
+from typing import TYPE_CHECKING, Any
 
-from . import _core
-from ._bestof_types import BestHand, Split
-from ._errors import InvalidHandError, InvalidShowdownError
-from ._evaluator import Evaluator
-from ._rules import Rules
-from ._types import Category, HandValue
-from ._results import (
-    BetResult, CasinoResult, CategoryOdds, CoverResult, CrashPlayerResult, CrashPosition,
-    CrashResult, Equity, HouseEdge, Odds, PlayerHand, ShowdownResult,
+from .cards import format_cards, parse_cards, random_hands
+from .categories import Category
+from .errors import ConfigurationError, InvalidHandError, InvalidShowdownError
+from .evaluator import Evaluator
+from .play import (
+    CASINO_BRAG_PAYTABLE,
+    PAIR_PLUS_1_4_6_30_40,
+    PAYTABLES,
+    BetResult,
+    CasinoResult,
+    CategoryOdds,
+    CoverResult,
+    CrashPlayer,
+    CrashPlayerResult,
+    CrashPosition,
+    CrashResult,
+    Equity,
+    HouseEdge,
+    Odds,
+    Paytable,
+    Player,
+    PlayerHand,
+    ShowdownResult,
+    crash_showdown,
+    equity,
+    house_edge,
+    odds,
+    percentile,
+    settle_casino,
+    showdown,
+    showdown_batch,
 )
-from ._showdown import Player, showdown, showdown_batch
-from ._crash import CrashPlayer, crash_showdown
-from ._odds import equity, odds, percentile
-from ._casino import PAIR_PLUS_1_4_6_30_40, PAYTABLES, SPEC_PAYTABLE, Paytable, house_edge, settle_casino
+from .results import BestHand, HandValue, Split
+from .rules import Rules
 
-InvalidHandError.__module__ = "prial"
-InvalidShowdownError.__module__ = "prial"
-_core._register_types(HandValue, list(Category))
-_core._register_bestof_types(BestHand, Split)
+if TYPE_CHECKING:
+    from .score import (
+        ScoreError,
+        ScoreOptions,
+        ScoreSummary,
+        sample_deals,
+        score_file,
+        write_sample_log,
+    )
 
-parse_cards = _core.parse_cards
-format_cards = _core.format_cards
+__version__: str = "0.1.0"
+
+for _error in (InvalidHandError, InvalidShowdownError, ConfigurationError):
+    _error.__module__ = __name__
 
 _brag = Evaluator()
 evaluate = _brag.evaluate
@@ -37,35 +68,34 @@ best_of_batch = _brag.best_of_batch
 partition = _brag.partition
 partition_batch = _brag.partition_batch
 
-__version__ = "0.1.0"
-
-# Batch scoring of logs (prial score) needs pyarrow: imported on first use.
-_LAZY = {
-    "score_file": ("._score_job", "score_file"),
-    "ScoreOptions": ("._score_types", "ScoreOptions"),
-    "ScoreSummary": ("._score_types", "ScoreSummary"),
-    "ScoreError": ("._score_types", "ScoreError"),
-}
+# Log scoring needs pyarrow: prial.score is imported on first use.
+_LAZY = frozenset({"ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
+                   "write_sample_log"})
+_DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        import importlib
+        from . import score
 
-        module, attr = _LAZY[name]
-        return getattr(importlib.import_module(module, __name__), attr)
+        return getattr(score, name)
+    if name in _DEPRECATED:
+        new = _DEPRECATED[name]
+        warnings.warn(f"prial.{name} is deprecated; use prial.{new}", DeprecationWarning, stacklevel=2)
+        return globals()[new]
     raise AttributeError(f"module 'prial' has no attribute {name!r}")
 
 
 __all__ = [
+    "CASINO_BRAG_PAYTABLE",
     "PAIR_PLUS_1_4_6_30_40",
     "PAYTABLES",
-    "SPEC_PAYTABLE",
     "BestHand",
     "BetResult",
     "CasinoResult",
     "Category",
     "CategoryOdds",
+    "ConfigurationError",
     "CoverResult",
     "CrashPlayer",
     "CrashPlayerResult",
@@ -100,8 +130,11 @@ __all__ = [
     "partition",
     "partition_batch",
     "percentile",
+    "random_hands",
+    "sample_deals",
     "score_file",
     "settle_casino",
     "showdown",
     "showdown_batch",
+    "write_sample_log",
 ]

@@ -11,8 +11,9 @@ carrying the status code and the BadRequest field violations.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Union
+from typing import Any, NamedTuple
 
 import grpc
 import numpy as np
@@ -20,17 +21,16 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from ._bestof_types import Split
-from ._casino import SPEC_PAYTABLE, Paytable
-from ._crash import CrashPlayer
-from ._errors import InvalidHandError, InvalidShowdownError
-from ._prefork import MiB
-from ._results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
-from ._rpc_types import Evaluation, FieldViolation
-from ._rules import Rules
-from ._showdown import Player
-from ._types import Category
-from ._wire import (
+from .cards import CardsLike
+from .categories import Category, parse_category
+from .errors import InvalidHandError, InvalidShowdownError
+from .play.casino import CASINO_BRAG_PAYTABLE, Paytable
+from .play.crash import CrashPlayer
+from .play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
+from .play.showdown import Player
+from .results import Split
+from .rules import Rules
+from .service.convert import (
     GAMES,
     OBJECTIVES,
     cards_to_proto,
@@ -38,12 +38,55 @@ from ._wire import (
     result_from_proto,
     rules_to_proto,
 )
+from .service.options import ServeOptions
 from .v1 import prial_pb2 as pb
 from .v1 import prial_pb2_grpc as pb_grpc
 
 __all__ = ["Client", "Evaluation", "FieldViolation", "PrialRpcError"]
 
-CardsLike = Union[str, Sequence[int]]
+_LAST_INDEX = re.compile(r"\[(\d+)\][^\[]*$")
+_BATCH_INDEX = re.compile(r"^batch\[(\d+)\]")
+
+
+class FieldViolation(NamedTuple):
+    """One google.rpc.BadRequest field violation.
+
+    ``field`` is a path into the request such as ``"cards[17]"`` (hand 17 of
+    ``cards``) or ``"batch[3].hands[2]"`` (hand 2 of the 4th batch of a
+    stream); ``description`` says what is wrong.
+    """
+
+    field: str
+    description: str
+
+    @property
+    def hand_index(self) -> int | None:
+        """The index of the offending hand, when the violation names one."""
+        match = _LAST_INDEX.search(self.field)
+        return int(match.group(1)) if match else None
+
+    @property
+    def batch_index(self) -> int | None:
+        """The position of the offending batch in a stream, if any."""
+        match = _BATCH_INDEX.match(self.field)
+        return int(match.group(1)) if match else None
+
+
+class Evaluation(NamedTuple):
+    """The ranks of one batch, in request order (numpy arrays, length N).
+
+    ``strengths``: uint16, the three-card strength (of the best three for
+    4/5-card hands).  ``keys``: uint32 best-of keys for 4/5-card hands (the
+    values to compare there), None for three-card hands.  ``categories``:
+    uint8 ``prial.Category`` codes.  ``descriptions``: when asked for.
+    """
+
+    strengths: np.ndarray
+    keys: np.ndarray | None
+    categories: np.ndarray
+    descriptions: list[str] | None
+    batch_index: int = 0
+
 
 class PrialRpcError(Exception):
     """A call failed: ``code`` (grpc.StatusCode), ``message`` (the server's
@@ -103,7 +146,7 @@ class Client:
         private_key: bytes | None = None,
         server_name: str | None = None,
         token: str | None = None,
-        max_message_bytes: int = 64 * MiB,
+        max_message_bytes: int = ServeOptions.max_message_bytes,
         options: Sequence[tuple[str, Any]] = (),
     ) -> None:
         channel_options = [
@@ -214,7 +257,7 @@ class Client:
         return result_from_proto(self._call(self._stub.CrashShowdown, request, timeout), CrashResult)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
-                      pair_bonus: int = 0, *, paytable: Paytable | str = SPEC_PAYTABLE, game: str = "brag",
+                      pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str = "brag",
                       timeout: float | None = None) -> CasinoResult:
         """``prial.settle_casino(...)`` on the server."""
         request = pb.SettleCasinoRequest(
@@ -268,11 +311,8 @@ def _number(table: dict[int, str | None], option: str, field: str) -> int:
                            f"got {option!r}", field=field)
 
 
-def _category_number(category: Category | str) -> int:
-    try:
-        return int(Category[category.upper()] if isinstance(category, str) else Category(category))
-    except (KeyError, ValueError):
-        raise InvalidHandError(f"min_category must be a prial.Category or its name, got {category!r}") from None
+def _category_number(category: Category | int | str) -> int:
+    return int(parse_category(category, "min_category"))
 
 
 def _chips(value: int, field: str) -> int:

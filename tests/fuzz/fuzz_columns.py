@@ -18,7 +18,8 @@ from _harness import Input, instrumented_imports, run
 with instrumented_imports():
     import prial
     from prial import _core
-    from prial._score import MAX_WIDTH, parse_text_cards
+    from prial.score.chunk import parse_text_cards
+    from prial.score.columns import MAX_WIDTH
 
 
 def expected(raw: bytes | None, pack: int) -> list[int] | None:

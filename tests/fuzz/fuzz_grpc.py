@@ -19,8 +19,9 @@ with instrumented_imports():
     import grpc
     from google.protobuf.message import DecodeError
 
-    from prial import server
-    from prial._prefork import ServeOptions
+    from prial.server import PrialService, ServeOptions
+    from prial.service.observability import Metrics, Observer
+    from prial.service.registration import PRESERIALIZED
     from prial.v1 import prial_pb2 as pb
 
 EXPECTED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
@@ -28,7 +29,7 @@ EXPECTED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED
 # A small batch limit: the limit paths are exercised, and no input can ask
 # for seconds of work (Equity's sample limit is 10x this).
 OPTIONS = ServeOptions(max_batch=2048, threads_per_call=1, log_calls=False)
-SERVICE = server.PrialService(OPTIONS, server.Observer(server.Metrics(), log_calls=False))
+SERVICE = PrialService(OPTIONS, Observer(Metrics(), log_calls=False))
 METHODS = [m for m in pb.DESCRIPTOR.services_by_name["Prial"].methods]
 
 
@@ -74,7 +75,7 @@ def one_input(data: bytes) -> None:
             list(handler(requests[0], Context()))
         else:
             response = handler(requests[0], Context())
-            if method.name in server.PRESERIALIZED:  # sent as is: it must parse as the response
+            if method.name in PRESERIALIZED:  # sent as is: it must parse as the response
                 response = getattr(pb, method.output_type.name).FromString(response)
             assert type(response).__name__ == method.output_type.name
     except Aborted as exc:

@@ -1,0 +1,272 @@
+"""``prial bench``: throughput figures, each next to a baseline in the same run.
+
+Every figure is the median of ``--repeat`` timed runs over the same data.
+Sections are plain functions returning rows; later capabilities add theirs
+to ``SECTIONS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .. import _core
+from ..cards import format_cards, random_hands
+from ..evaluator import Evaluator
+from ..play.odds import equity
+from .common import add_rules_options, print_table, rules_from_args
+
+
+@dataclass
+class Figure:
+    name: str
+    items: int
+    seconds: float  # median
+    unit: str = "hands"
+    baseline: str | None = None  # name of the figure this one is compared with
+
+    @property
+    def rate(self) -> float:
+        return self.items / self.seconds
+
+
+def format_rate(f: Figure) -> str:
+    """"155.31 M hands/s", or "71.2 k deals/s" for slower figures."""
+    if f.rate >= 1e6:
+        return f"{f.rate / 1e6:,.2f} M {f.unit}/s"
+    return f"{f.rate / 1e3:,.1f} k {f.unit}/s"
+
+
+def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    hands = random_hands(args.hands, 3, seed=args.seed, pack=ev.pack_size)
+    n = len(hands)
+    figures = [
+        Figure("numpy baseline a[:,0]+a[:,1]+a[:,2]", n,
+               median_seconds(lambda: hands[:, 0].astype(np.uint16) + hands[:, 1] + hands[:, 2], args.repeat)),
+        Figure("evaluate_batch, 1 thread", n,
+               median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
+               baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
+        Figure(f"evaluate_batch, {args.threads or os.cpu_count()} threads", n,
+               median_seconds(lambda: ev.evaluate_batch(hands, threads=args.threads), args.repeat),
+               baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
+    ]
+    figures += other_kernel_levels(ev, hands, args)
+    small = hands[: args.scalar_hands]
+    as_lists = small.tolist()
+    as_text = [format_cards(h) for h in as_lists]
+    evaluate = ev.evaluate
+
+    def loop(data: list) -> Callable[[], None]:
+        def run() -> None:
+            for hand in data:
+                evaluate(hand)
+        return run
+
+    def empty_loop() -> None:
+        for hand in as_lists:
+            len(hand)
+
+    figures += [
+        Figure("Python loop calling len() (baseline)", len(as_lists), median_seconds(empty_loop, args.repeat), unit="calls"),
+        Figure("evaluate(index list)", len(as_lists), median_seconds(loop(as_lists), args.repeat), unit="calls",
+               baseline="Python loop calling len() (baseline)"),
+        Figure("evaluate(text)", len(as_text), median_seconds(loop(as_text), args.repeat), unit="calls",
+               baseline="Python loop calling len() (baseline)"),
+    ]
+    return figures
+
+
+def section_showdown(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """Sees in bulk, each width against the unfused way in the same run:
+    both hands valued by the batch call, then compared in numpy.  The
+    baseline skips what showdown_batch also does: rejecting a card held in
+    both hands of a row."""
+    figures = []
+    # Fewer rows than the evaluator section: each row deals 6 to 10 cards.
+    for width, rows in ((3, args.hands // 4), (4, args.hands // 10), (5, args.hands // 10)):
+        deal = random_hands(rows, 2 * width, seed=args.seed + width, pack=ev.pack_size)
+        seer, seen = np.ascontiguousarray(deal[:, :width]), np.ascontiguousarray(deal[:, width:])
+        value = ev.evaluate_batch if width == 3 else ev.best_of_batch
+        baseline = f"{width} cards: {value.__name__} x2 + numpy >, no shared-card check (baseline)"
+        figures += [
+            Figure(baseline, rows, median_seconds(
+                lambda: value(seer, threads=1) > value(seen, threads=1), args.repeat), unit="sees"),
+            Figure(f"{width} cards: showdown_batch, 1 thread", rows, median_seconds(
+                lambda: _core.showdown_batch(ev, seer, seen, threads=1), args.repeat),
+                unit="sees", baseline=baseline),
+            Figure(f"{width} cards: showdown_batch, {args.threads or os.cpu_count()} threads", rows,
+                   median_seconds(lambda: _core.showdown_batch(ev, seer, seen, threads=args.threads),
+                                  args.repeat), unit="sees", baseline=baseline),
+        ]
+    return figures
+
+
+def section_equity(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """Heads-up exact equity (every opponent hand enumerated in C++), per
+    hand size, against a numpy enumeration of the same deals for three cards."""
+    figures = []
+    hands = random_hands(20, 5, seed=args.seed, pack=ev.pack_size)
+    all_threes = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
+    strengths = ev.evaluate_batch(all_threes)
+    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), all_threes.astype(np.uint64)), axis=1)
+
+    def numpy_equity() -> None:
+        for hand in hands[:, :3]:
+            mine = ev.evaluate(hand.tolist()).strength
+            free = (masks & np.uint64(sum(1 << int(c) for c in hand))) == 0
+            s = strengths[free]
+            (s < mine).sum(), (s == mine).sum()
+
+    baseline = "3 cards: numpy enumeration (baseline)"
+    figures.append(Figure(baseline, len(hands), median_seconds(numpy_equity, args.repeat), unit="equities"))
+    for width in (3, 4, 5):
+        equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the key tables outside the timing
+        cards = [h[:width].tolist() for h in hands[: 20 if width < 5 else 5]]
+        figures.append(Figure(
+            f"{width} cards: equity, heads-up exact", len(cards),
+            median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
+            unit="equities", baseline=baseline if width == 3 else None))
+    return figures
+
+
+KERNEL_LEVELS = ["scalar", "avx2", "avx512"]
+
+
+def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespace) -> list[Figure]:
+    """evaluate_batch with 1 thread on each other kernel level this CPU has
+    (the figures above use the level in use, see ``_core.simd_level()``)."""
+    active = _core.simd_level()
+    levels = KERNEL_LEVELS[: KERNEL_LEVELS.index(_core.supported_simd_level()) + 1]
+    figures = []
+    try:
+        for level in levels:
+            if level == active:
+                continue
+            _core._set_simd_level(level)
+            figures.append(Figure(f"evaluate_batch, 1 thread, {level} kernel", len(hands),
+                                  median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
+                                  baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"))
+    finally:
+        _core._set_simd_level(active)
+    return figures
+
+
+
+def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """best_of_batch on 4 and 5 cards, against the numpy reference in the
+    same run: evaluate_batch on every kept three, then the maximum."""
+    rows = min(args.hands, 2_000_000)
+    threads = args.threads or os.cpu_count()
+    figures = []
+    for width in (4, 5):
+        hands = random_hands(rows, width, seed=args.seed + width, pack=ev.pack_size)
+        ev.best_of_batch(hands[:1])  # builds the table, timed once below
+        figures.append(Figure(f"build the {width}-card key table (once per ruleset)",
+                              math.comb(ev.pack_size, width), ev._best_of_build_seconds(width), unit="keys"))
+        threes = [np.ascontiguousarray(hands[:, list(kept)]) for kept in itertools.combinations(range(width), 3)]
+
+        def reference() -> None:
+            best = ev.evaluate_batch(threes[0], threads=1).astype(np.uint32)
+            for three in threes[1:]:
+                np.maximum(best, ev.evaluate_batch(three, threads=1), out=best)
+
+        base = f"numpy: {len(threes)} x evaluate_batch + max ({width} cards, 1 thread, no discards)"
+        figures += [
+            Figure(base, rows, median_seconds(reference, args.repeat)),
+            Figure(f"best_of_batch {width} cards, 1 thread", rows,
+                   median_seconds(lambda: ev.best_of_batch(hands, threads=1), args.repeat), baseline=base),
+            Figure(f"best_of_batch {width} cards, {threads} threads", rows,
+                   median_seconds(lambda: ev.best_of_batch(hands, threads=args.threads), args.repeat), baseline=base),
+        ]
+    return figures
+
+
+def section_partition(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+    """partition_batch of 13 cards into 4 hands; expected_points against
+    lexicographic in the same run (the model is built before timing)."""
+    deals = random_hands(args.deals, 13, seed=args.seed, pack=ev.pack_size)
+    threads = args.threads or os.cpu_count()
+    start = time.perf_counter()
+    ev.partition(deals[0].tolist(), objective="expected_points")
+    figures = [Figure("build the 13->4 opponent model (once per ruleset)", _core.OPPONENT_MODEL_DEALS,
+                      time.perf_counter() - start, unit="simulated deals")]
+    base = "partition_batch 13->4 lexicographic, 1 thread"
+    for objective in ("lexicographic", "expected_points"):
+        for n_threads, label in ((1, "1 thread"), (args.threads, f"{threads} threads")):
+            name = f"partition_batch 13->4 {objective}, {label}"
+            figures.append(Figure(
+                name, len(deals),
+                median_seconds(lambda: ev.partition_batch(deals, objective=objective, threads=n_threads), args.repeat),
+                unit="deals", baseline=None if name == base else base))
+    return figures
+
+
+SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [
+    section_three_card,
+    section_best_of,
+    section_partition,
+    section_showdown,
+    section_equity,
+]
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    ev = Evaluator(rules_from_args(args))
+    figures: list[Figure] = []
+    for section in SECTIONS:
+        figures += section(ev, args)
+    by_name = {f.name: f for f in figures}
+
+    def ratio(f: Figure) -> float | None:
+        return by_name[f.baseline].seconds / f.seconds if f.baseline else None
+
+    if args.json:
+        print(json.dumps({
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+            "rules": repr(ev.rules),
+            "simd_level": _core.simd_level(),
+            "repeat": args.repeat,
+            "figures": [dict(asdict(f), rate=f.rate, ratio_to_baseline=ratio(f)) for f in figures],
+        }, indent=2))
+        return 0
+    print(f"prial bench: {ev.rules!r}, median of {args.repeat} runs, {os.cpu_count()} cores, "
+          f"{_core.simd_level()} kernels (set PRIAL_SIMD=scalar|avx2|avx512 to cap)")
+    rows = []
+    for f in figures:
+        r = ratio(f)
+        rows.append((f.name, f"{f.items:,}", format_rate(f),
+                     f"{f.seconds * 1e3:,.1f} ms", f"{r:.2f}x" if r is not None else ""))
+    print_table(["figure", "items", "rate", "median time", "vs baseline"], rows)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    bench = sub.add_parser("bench", help="measure evaluator throughput", description="Measure throughput against a numpy baseline in one run; medians of --repeat runs.")
+    bench.add_argument("--hands", type=int, default=10_000_000, help="batch size (default 10,000,000)")
+    bench.add_argument("--scalar-hands", type=int, default=200_000, help="hands for the scalar Python loops")
+    bench.add_argument("--deals", type=int, default=10_000, help="13-card deals for the partition figures (default 10,000)")
+    bench.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is reported")
+    bench.add_argument("--threads", type=int, default=None, help="threads for the all-threads figure (default: all cores)")
+    bench.add_argument("--seed", type=int, default=2026)
+    bench.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(bench)
+    bench.set_defaults(func=cmd_bench)

@@ -1,0 +1,57 @@
+"""What every command shares: the ruleset options and plain tables."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_PRESETS, WILD_TIES, Rules
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """The ruleset options (docs/rules.md, "Rulesets"), shared by every subcommand."""
+    group = parser.add_argument_group("rules (docs/rules.md)")
+    group.add_argument("--rules", default="brag", choices=sorted(PRESETS), help="preset (default: brag)")
+    group.add_argument("--ace-two-three", choices=ACE_TWO_THREE, help="where A-2-3 ranks among runs")
+    group.add_argument("--top-prial", choices=TOP_PRIAL, help="which prial is highest")
+    group.add_argument("--lowball", action="store_true", help="Muflis: the whole order reversed")
+    group.add_argument(
+        "--wild",
+        help=f"wild cards: a preset ({', '.join(WILD_PRESETS)}) or cards such as '2c 2s'",
+    )
+    group.add_argument("--jokers", type=int, choices=range(MAX_JOKERS + 1), help="jokers in the pack (always wild)")
+    group.add_argument("--wild-ties", choices=WILD_TIES, default=WILD_TIES[0],
+                       help=f"how a wild hand meets an equal natural one (default {WILD_TIES[0]})")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    return Rules(
+        preset=args.rules,
+        ace_two_three=args.ace_two_three,
+        top_prial=args.top_prial,
+        lowball=args.lowball,
+        wild=args.wild,
+        jokers=args.jokers,
+        wild_ties=args.wild_ties,
+    )
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]], out: TextIO | None = None) -> None:
+    """A plain aligned text table (numbers right-aligned)."""
+    out = out or sys.stdout
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+
+    def line(values: Sequence[str], raw: Sequence[object] | None = None) -> str:
+        parts = []
+        for i, v in enumerate(values):
+            numeric = raw is not None and isinstance(raw[i], (int, float))
+            parts.append(v.rjust(widths[i]) if numeric else v.ljust(widths[i]))
+        return "  ".join(parts).rstrip()
+
+    print(line(headers), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for row, raw in zip(cells, rows):
+        print(line(row, raw), file=out)

@@ -1,0 +1,99 @@
+"""``prial score``: score a log of played hands; ``prial sample``: make one."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from ..score.formats import FORMATS
+from ..score.types import ENGINES
+from .common import add_rules_options, print_table, rules_from_args
+
+if TYPE_CHECKING:
+    from ..score.types import ScoreSummary
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from ..score import ScoreError, ScoreOptions, score_file
+
+    try:
+        options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
+                               chunk_rows=args.chunk_rows, threads=args.threads)
+        summary = score_file(args.input, args.output, options=options, input_format=args.format,
+                             output_format=args.output_format, errors=args.errors, resume=args.resume,
+                             engine=args.engine, scheduler=args.scheduler, workers=args.workers)
+    except ScoreError as exc:
+        print(f"prial: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary.as_dict(), indent=2))
+    else:
+        print_score_summary(summary)
+    return 0
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    from ..score import ScoreError, write_sample_log
+
+    try:
+        rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format)
+    except ScoreError as exc:
+        print(f"prial: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.output}: {args.deals:,} deals, {rows:,} rows")
+    return 0
+
+
+def print_score_summary(summary: ScoreSummary) -> None:
+    rows = [
+        ("rows in", summary.rows_in),
+        ("rows out", summary.rows_out),
+        ("bad rows (errors file)", summary.bad_rows),
+        ("every row accounted for", "yes" if summary.complete else "NO"),
+        ("deals", summary.deals),
+        ("deals not adjudicable", summary.invalid_deals),
+        ("deals in dispute", summary.disputes),
+    ]
+    rows += [(f"category {name}", count) for name, count in summary.categories.items()]
+    rows += [("seconds", round(summary.seconds, 2)), ("hands/s", round(summary.hands_per_second))]
+    print_table(["", "value"], rows)
+    print(f"output: {summary.output}\nerrors: {summary.errors}\nsummary: {summary.output}.summary.json")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    score = sub.add_parser(
+        "score", help="score a log of hands or deals (CSV, JSON Lines, Parquet)",
+        description="Add strength, key and category to every hand of a log and, for deal logs, the "
+                    "adjudicated winners (docs/rules.md) and disputes with the recorded result.  Bad rows go "
+                    "to an errors file; a summary is printed and written to OUTPUT.summary.json.")
+    score.add_argument("input", metavar="INPUT", help="the log: .csv, .jsonl/.ndjson or .parquet")
+    score.add_argument("-o", "--output", help="output file (default: INPUT.scored.EXT); format from its extension")
+    score.add_argument("--format", choices=FORMATS, help="input format (default: from the extension)")
+    score.add_argument("--output-format", choices=FORMATS, help="output format (default: from the extension)")
+    score.add_argument("--errors", help="errors file, CSV (default: OUTPUT.errors.csv)")
+    score.add_argument("--describe", action="store_true", help="add a description column ('Pair of sevens, king kicker')")
+    score.add_argument("--strict", action="store_true", help="stop at the first bad row")
+    score.add_argument("--resume", action="store_true", help="finish an interrupted run of the same job")
+    score.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per chunk (memory bound; default 1,000,000)")
+    score.add_argument("--threads", type=int, default=None, help="native threads (default: all cores)")
+    score.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help=f"where to score (default {ENGINES[0]})")
+    score.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
+    score.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (default 2)")
+    score.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_rules_options(score)
+    score.set_defaults(func=cmd_score)
+
+    sample = sub.add_parser(
+        "sample", help="write a sample deal log to try prial score on",
+        description="Deal N deals of three-card Brag from a shuffled pack into a log of the format "
+                    "prial score reads: one row per player, some folds, some sees, and a 'won' column "
+                    "that is a coin toss (so the scored log shows disputes).  The same --seed gives "
+                    "the same log.")
+    sample.add_argument("--deals", type=int, required=True, metavar="N", help="deals to write")
+    sample.add_argument("--players", type=int, default=4, help="players per deal (default 4)")
+    sample.add_argument("--seed", type=int, default=0, help="seed of the shuffles (default 0)")
+    sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
+    sample.add_argument("-o", "--output", required=True, metavar="FILE", help="the log to write")
+    sample.set_defaults(func=cmd_sample)

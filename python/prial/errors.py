@@ -1,0 +1,41 @@
+"""prial's exceptions.
+
+``InvalidHandError`` (a ``ValueError``) is raised for anything a caller gave
+that prial cannot take: cards, hands, rules, requests.
+``InvalidShowdownError`` narrows it to well-formed cards in an impossible
+play situation.  ``ConfigurationError`` is for the operator's setup of a
+service or job (TLS files, token files), not for game input.
+"""
+
+from __future__ import annotations
+
+
+class InvalidHandError(ValueError):
+    """Invalid cards, hands, rules or requests.
+
+    The message names what is wrong and where.  Structured details, when
+    known, are kept for callers that report them (the gRPC service turns them
+    into a ``google.rpc.BadRequest``): ``row`` is the index of the offending
+    hand in a batch (or of the player at a showdown), ``field`` the argument
+    or request field it came from (``"seen_cards"``, ``"players"``, ...).
+    """
+
+    def __init__(self, message: str, *, row: int | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.row = row
+        self.field = field
+
+
+class InvalidShowdownError(InvalidHandError):
+    """A showdown, Crash deal or casino settlement that is not a legal situation.
+
+    Raised for requests that are well-formed cards but impossible play: an
+    open player seeing a blind one, an unknown seer, a card held by two
+    players, negative stakes, a false six-pairs declaration.
+    """
+
+
+class ConfigurationError(Exception):
+    """A setup that cannot work: a TLS or token file that is missing,
+    unreadable or empty, options that must go together.  The message names
+    the option and the file."""

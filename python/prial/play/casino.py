@@ -1,0 +1,242 @@
+"""Casino Brag / Three Card Poker settlement against the dealer
+(docs/rules.md, "Casino settlement"), pay tables, and their exact house
+edges."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..cards import CardsLike, cards_of, check_no_shared_cards
+from ..categories import Category
+from ..errors import InvalidShowdownError
+from ..evaluator import Evaluator, evaluator_for
+from ..rules import Rules
+from .checks import chips
+from .results import BetResult, CasinoResult, HouseEdge
+
+GAMES = ("brag", "three_card_poker")
+DEALER_QUALIFIER = "Qc 3d 2h"  # the weakest queen-high hand: queen-high or better qualifies
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """Bonus pays (``X`` means X:1) by category, and the play-bet size.
+
+    ``ante_bonus`` pays on the ante when the player plays, whatever the
+    dealer holds; ``pair_bonus`` is the optional side bet on the player's
+    hand alone.  ``play_multiple``: the play bet is this many antes.
+    Mappings are stored as sorted ``(Category, pays)`` pairs so the table is
+    hashable.
+    """
+
+    name: str
+    ante_bonus: tuple[tuple[Category, int], ...]
+    pair_bonus: tuple[tuple[Category, int], ...]
+    play_multiple: int = 1
+
+    @classmethod
+    def make(cls, name: str, ante_bonus: Mapping[Category, int], pair_bonus: Mapping[Category, int],
+             play_multiple: int = 1) -> Paytable:
+        def pairs(m: Mapping[Category, int], what: str) -> tuple[tuple[Category, int], ...]:
+            for category, pays in m.items():
+                if isinstance(pays, bool) or not isinstance(pays, int) or pays < 0:
+                    raise InvalidShowdownError(f"{what} pays for {category!r} must be an integer >= 0")
+            return tuple(sorted((Category(c), p) for c, p in m.items()))
+
+        if isinstance(play_multiple, bool) or not isinstance(play_multiple, int) or play_multiple < 1:
+            raise InvalidShowdownError(f"play_multiple must be an integer >= 1, got {play_multiple!r}")
+        return cls(name, pairs(ante_bonus, "ante_bonus"), pairs(pair_bonus, "pair_bonus"), play_multiple)
+
+    def ante_pays(self, category: Category) -> int:
+        return dict(self.ante_bonus).get(category, 0)
+
+    def pair_pays(self, category: Category) -> int:
+        return dict(self.pair_bonus).get(category, 0)
+
+
+_C = Category
+_BRAG_ANTE_BONUS = {_C.PRIAL: 5, _C.RUNNING_FLUSH: 4, _C.RUN: 1}
+CASINO_BRAG_PAYTABLE = Paytable.make(
+    "casino_brag", _BRAG_ANTE_BONUS,
+    {_C.PRIAL: 40, _C.RUNNING_FLUSH: 30, _C.RUN: 6, _C.FLUSH: 4, _C.PAIR: 1})
+PAIR_PLUS_1_4_6_30_40 = Paytable.make(
+    "pair_plus_1_4_6_30_40", _BRAG_ANTE_BONUS,
+    {_C.RUNNING_FLUSH: 40, _C.PRIAL: 30, _C.RUN: 6, _C.FLUSH: 4, _C.PAIR: 1})
+PAYTABLES: dict[str, Paytable] = {t.name: t for t in (CASINO_BRAG_PAYTABLE, PAIR_PLUS_1_4_6_30_40)}
+
+# Old names, kept working for a while: the pay table first published as "spec".
+DEPRECATED_PAYTABLE_NAMES = {"spec": "casino_brag"}
+
+
+def _paytable(paytable: Paytable | str) -> Paytable:
+    if isinstance(paytable, Paytable):
+        return paytable
+    if paytable in PAYTABLES:
+        return PAYTABLES[paytable]
+    if paytable in DEPRECATED_PAYTABLE_NAMES:
+        new = DEPRECATED_PAYTABLE_NAMES[paytable]
+        warnings.warn(f"the pay table name {paytable!r} is deprecated; use {new!r}", DeprecationWarning,
+                      stacklevel=3)
+        return PAYTABLES[new]
+    raise InvalidShowdownError(f"paytable must be a prial.Paytable or one of {', '.join(PAYTABLES)}; got {paytable!r}")
+
+
+def _game_evaluator(game: str) -> Evaluator:
+    if game not in GAMES:
+        raise InvalidShowdownError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+    return evaluator_for(Rules(preset=game))
+
+
+def settle_casino(
+    player: CardsLike,
+    dealer: CardsLike,
+    ante: int,
+    play: int | None = None,
+    pair_bonus: int = 0,
+    *,
+    paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
+    game: str = "brag",
+) -> CasinoResult:
+    """Settle one hand of casino Brag / Three Card Poker against the dealer.
+
+    ``play=None`` means the player folded: the ante is lost whatever the
+    dealer holds (the pair bonus still settles).  A play bet must be
+    ``ante * paytable.play_multiple``.  The dealer qualifies with
+    queen-high or better; if not, the ante wins 1:1 and the play bet is
+    returned.  Otherwise the better hand wins ante and play 1:1 and equal
+    hands push.  The ante bonus pays on the ante when the player plays; the
+    pair bonus pays on the player's hand alone.  ``game`` picks the hand
+    ranking (``brag`` or ``three_card_poker``).
+    """
+    ev = _game_evaluator(game)
+    table = _paytable(paytable)
+    chips(ante, "ante")
+    chips(pair_bonus, "pair_bonus")
+    if ante == 0:
+        raise InvalidShowdownError("ante must be at least 1 chip")
+    if play is not None:
+        chips(play, "play")
+        if play != ante * table.play_multiple:
+            raise InvalidShowdownError(
+                f"play must be ante x {table.play_multiple} = {ante * table.play_multiple}, got {play}")
+    player_cards = cards_of(player, "player")
+    dealer_cards = cards_of(dealer, "dealer")
+    for name, cards in (("player", player_cards), ("dealer", dealer_cards)):
+        if len(cards) != 3:
+            raise InvalidShowdownError(f"{name} has {len(cards)} cards; expected 3")
+    check_no_shared_cards([("player", player_cards), ("dealer", dealer_cards)])
+    you, house = ev.evaluate(player_cards), ev.evaluate(dealer_cards)
+    qualifies = house.strength >= ev.evaluate(DEALER_QUALIFIER).strength
+
+    bets = []
+    if play is None:
+        bets.append(BetResult("ante", ante, "lose", -ante, "folded"))
+    else:
+        if not qualifies:
+            bets += [BetResult("ante", ante, "win", ante, "dealer does not qualify"),
+                     BetResult("play", play, "push", 0, "dealer does not qualify")]
+        else:
+            sign = (you.strength > house.strength) - (you.strength < house.strength)
+            outcome, note = {1: ("win", "player's hand is better"), 0: ("push", "equal hands"),
+                             -1: ("lose", "dealer's hand is better")}[sign]
+            bets += [BetResult("ante", ante, outcome, sign * ante, note),
+                     BetResult("play", play, outcome, sign * play, note)]
+        pays = table.ante_pays(you.category)
+        bets.append(BetResult("ante_bonus", ante, "win" if pays else "none", ante * pays,
+                              f"{you.category.label} pays {pays}:1" if pays else "no bonus"))
+    if pair_bonus:
+        pays = table.pair_pays(you.category)
+        bets.append(BetResult("pair_bonus", pair_bonus, "win" if pays else "lose",
+                              pair_bonus * pays if pays else -pair_bonus,
+                              f"{you.category.label} pays {pays}:1" if pays else "no pair or better"))
+    return CasinoResult(you.description, house.description, qualifies, play is None, tuple(bets),
+                        sum(b.net for b in bets))
+
+
+# ---- exact house edges by enumeration ----
+
+@functools.lru_cache(maxsize=4)
+def dealer_outcomes(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every player hand (the 22,100 of the pack, uint8 (22100, 3)), its
+    strength, its category, and how many of the 18,424 dealer
+    hands from the other 49 cards do not qualify / lose to it / tie / beat it
+    (columns of an int64 (22100, 4) array).
+
+    Inclusion-exclusion over the player's cards: the dealer hands avoiding
+    cards a, b, c are all hands, minus those holding a, b or c, plus those
+    holding two of them, minus the player's own hand.
+    """
+    ev = _game_evaluator(game)
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+    strength = ev.evaluate_batch(hands).astype(np.int64)
+    category = np.array([ev.evaluate(h.tolist()).category for h in hands], dtype=np.int64)
+    top = int(strength.max()) + 2
+    below_all = np.concatenate([[0], np.cumsum(np.bincount(strength, minlength=top))])
+    below_with_card = np.empty((52, top + 1), dtype=np.int64)
+    for card in range(52):
+        holds = (hands == card).any(axis=1)
+        below_with_card[card] = np.concatenate([[0], np.cumsum(np.bincount(strength[holds], minlength=top))])
+    # by_three[a, b, x]: strength of {a, b, x}; 0 where x repeats a or b.
+    by_three = np.zeros((52, 52, 52), dtype=np.int64)
+    for perm in itertools.permutations(range(3)):
+        by_three[hands[:, perm[0]], hands[:, perm[1]], hands[:, perm[2]]] = strength
+    pairs = [by_three[hands[:, i], hands[:, j]] for i, j in ((0, 1), (0, 2), (1, 2))]
+
+    def avoiding(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Dealer hands avoiding each player's cards with strength in [lo, hi)."""
+        hi = np.maximum(lo, hi)
+        count = below_all[hi] - below_all[lo]
+        for col in range(3):
+            card = hands[:, col]
+            count -= below_with_card[card, hi] - below_with_card[card, lo]
+        for both in pairs:
+            count += ((both >= lo[:, None]) & (both < hi[:, None])).sum(axis=1)
+        count -= (strength >= lo) & (strength < hi)
+        return count
+
+    q = np.full_like(strength, ev.evaluate(DEALER_QUALIFIER).strength)
+    one = np.ones_like(strength)
+    end = np.full_like(strength, top - 1)
+    outcomes = np.stack([
+        avoiding(one, q),                                   # dealer does not qualify
+        avoiding(q, np.maximum(q, strength)),               # qualifies, player better
+        avoiding(np.maximum(q, strength), np.maximum(q, strength + 1)) * (strength >= q),  # tie
+        avoiding(np.maximum(q, strength + 1), end),         # dealer better
+    ], axis=1)
+    return hands, strength, category, outcomes
+
+
+def house_edge(paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str = "brag") -> HouseEdge:
+    """The exact house edge of a pay table, by enumerating every player hand
+    against every dealer hand from the other 49 cards.
+
+    Ante: the player's loss per unit of ante when each hand is played
+    optimally (play exactly when playing loses less than folding's one
+    ante).  Pair bonus: the loss per unit staked on the side bet.
+    """
+    table = _paytable(paytable)
+    ev = _game_evaluator(game)
+    player_hands, strength, category, outcomes = dealer_outcomes(game)
+    dealers = int(outcomes[0].sum())  # 18,424 for every player hand
+    m = table.play_multiple
+    ante_pays = np.array([table.ante_pays(Category(c)) for c in range(6)], dtype=np.int64)[category]
+    pair_pays = np.array([table.pair_pays(Category(c)) for c in range(6)], dtype=np.int64)[category]
+    nq, win, _, lose = outcomes.T
+    # Chips won per ante over all dealer hands, playing and folding.
+    play = nq + win * (1 + m) - lose * (1 + m) + ante_pays * dealers
+    fold = -dealers * np.ones_like(play)
+    plays = play >= fold
+    best = np.where(plays, play, fold)
+    hands = len(strength)
+    ante_edge = -Fraction(int(best.sum()), hands * dealers)
+    pair_edge = -Fraction(int(np.where(pair_pays > 0, pair_pays, -1).sum()), hands)
+    weakest = np.flatnonzero(plays)[np.argmin(strength[plays])]
+    threshold = ev.evaluate(player_hands[weakest].tolist()).description
+    return HouseEdge(table.name, game, ante_edge, pair_edge, threshold)

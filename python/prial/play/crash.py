@@ -1,0 +1,206 @@
+"""Thirteen-card Brag (Crash) showdown (docs/rules.md, "Crash"): position-by-position
+scoring, stick-ups, fouls, crash, the four-of-a-kind bonus, the
+thirteen-card straight and six pairs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..cards import CardsLike, cards_of, check_no_shared_cards
+from ..categories import Category
+from ..errors import InvalidShowdownError
+from ..evaluator import Evaluator, evaluator_for
+from ..rules import Rules
+from .checks import unique_ids
+from .odds import category_order
+from .results import CrashPlayerResult, CrashPosition, CrashResult
+
+MAX_HANDS = 4
+MAX_CARDS = 13
+_RANK_CHARS = "23456789TJQKA"
+
+
+@dataclass(frozen=True)
+class CrashPlayer:
+    """A Crash player's declaration: up to four three-card hands in the
+    order they are laid down (strongest first), the discards, and whether
+    they declare six pairs (which voids the deal)."""
+
+    id: str
+    hands: Sequence[CardsLike] = field(default=())
+    discards: CardsLike = ()
+    declare_six_pairs: bool = False
+
+
+def _four_of_a_kind_order(rank: int) -> int:
+    """Fours rank highest, then A, K, Q ... 2."""
+    return 13 if rank == 2 else rank
+
+
+def _weights(scoring: str | Sequence[int]) -> tuple[int, ...]:
+    if scoring == "points":
+        return (1,) * MAX_HANDS
+    if isinstance(scoring, str) or not isinstance(scoring, Sequence):
+        raise InvalidShowdownError(f"scoring must be 'points' or four weights, got {scoring!r}")
+    weights = tuple(scoring)
+    if len(weights) != MAX_HANDS or any(isinstance(w, bool) or not isinstance(w, int) or w < 0 for w in weights):
+        raise InvalidShowdownError(f"scoring weights must be four whole numbers >= 0, got {scoring!r}")
+    return weights
+
+
+def crash_showdown(
+    players: Sequence[CrashPlayer],
+    *,
+    scoring: str | Sequence[int] = "points",
+    min_category: Category | str | None = None,
+    rules: Rules | None = None,
+) -> CrashResult:
+    """Score a Crash (thirteen-card Brag) round.
+
+    Hands meet position by position (first hands together, then second ...).
+    A unique best hand scores the position's weight (``scoring="points"``:
+    1 each; or four weights such as ``[4, 3, 2, 1]``); a tie for best is a
+    stick-up and nobody scores.  A player fouls, scores nothing and is out of
+    every comparison when their hands are not in non-increasing order or one
+    is below ``min_category`` (in the ruleset's category order).  Winning
+    all four positions is a crash.  A player whose hands use all four cards
+    of a rank scores one bonus point; only the best such four at the table
+    scores (4s highest, then A, K ... 2).  A thirteen-card straight (every
+    rank A down to 2 among a player's thirteen cards) wins outright; a
+    declared six pairs voids the deal (declared at the deal, so it comes
+    first).
+    """
+    ev = evaluator_for(rules)
+    weights = _weights(scoring)
+    floor = _category_floor(min_category)
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
+        raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
+    for i, p in enumerate(players):
+        if not isinstance(p, CrashPlayer):
+            raise InvalidShowdownError(f"player {i}: expected a prial.CrashPlayer, got {type(p).__name__}")
+    unique_ids([p.id for p in players], "player")
+    hands = {p.id: _player_hands(p) for p in players}
+    discards = {p.id: cards_of(p.discards, f"player {p.id!r} discards") for p in players}
+    check_no_shared_cards(
+        [(f"player {pid!r}", [c for h in hs for c in h] + discards[pid]) for pid, hs in hands.items()])
+    for p in players:
+        held = 3 * len(hands[p.id]) + len(discards[p.id])
+        if held > MAX_CARDS:
+            raise InvalidShowdownError(f"player {p.id!r} holds {held} cards; at most {MAX_CARDS}")
+
+    values = {pid: [_value(ev, h) for h in hs] for pid, hs in hands.items()}
+    order = category_order(rules)  # strongest first
+    weaker = [] if floor is None else order[order.index(floor) + 1:]
+    fouls = {pid: _foul(vs, floor, weaker) for pid, vs in values.items()}
+    fours = {pid: (None if fouls[pid] else _best_four(hs)) for pid, hs in hands.items()}
+
+    voided_by = next((p.id for p in players if p.declare_six_pairs
+                      and _check_six_pairs(p.id, hands[p.id], discards[p.id])), None)
+    outright = () if voided_by else tuple(
+        p.id for p in players if _thirteen_card_straight(hands[p.id], discards[p.id]))
+
+    positions: list[CrashPosition] = []
+    points = dict.fromkeys(hands, 0)
+    won: dict[str, list[int]] = {pid: [] for pid in hands}
+    if not voided_by and not outright:
+        for index in range(MAX_HANDS):
+            contenders = [pid for pid in hands if not fouls[pid] and index < len(values[pid])]
+            if not contenders:
+                continue
+            best = max(values[pid][index][0] for pid in contenders)
+            top = [pid for pid in contenders if values[pid][index][0] == best]
+            winner = top[0] if len(top) == 1 else None
+            if winner is not None:
+                points[winner] += weights[index]
+                won[winner].append(index)
+            best_hand = values[top[0]][index][1]
+            reason = (f"{winner} scores {weights[index]}: {best_hand}" if winner is not None
+                      else f"stick-up: {' and '.join(top)} hold {best_hand}")
+            positions.append(CrashPosition(index, weights[index], winner, winner is None,
+                                           tuple(contenders), best_hand, reason))
+    crash = next((pid for pid, w in won.items() if len(w) == MAX_HANDS), None)
+    bonus = None
+    if not voided_by and not outright:
+        with_four = [pid for pid in hands if fours[pid] is not None]
+        if with_four:
+            bonus = max(with_four, key=lambda pid: _four_of_a_kind_order(fours[pid]))
+            points[bonus] += 1
+    results = tuple(
+        CrashPlayerResult(
+            id=pid,
+            hands=tuple(v[1] for v in values[pid]),
+            strengths=tuple(v[0] for v in values[pid]),
+            discards=tuple(discards[pid]),
+            fouled=fouls[pid] is not None,
+            foul=fouls[pid],
+            positions_won=tuple(won[pid]),
+            four_of_a_kind=None if fours[pid] is None else _RANK_CHARS[fours[pid]],
+            points=points[pid],
+        )
+        for pid in hands
+    )
+    return CrashResult(tuple(positions), results, points, crash, bonus, outright,
+                       voided_by is not None, voided_by)
+
+
+def _player_hands(p: CrashPlayer) -> list[list[int]]:
+    if isinstance(p.hands, (str, bytes)) or not isinstance(p.hands, Sequence):
+        raise InvalidShowdownError(f"player {p.id!r}: hands must be a list of three-card hands")
+    if len(p.hands) > MAX_HANDS:
+        raise InvalidShowdownError(f"player {p.id!r} gives {len(p.hands)} hands; at most {MAX_HANDS}")
+    out = []
+    for i, hand in enumerate(p.hands):
+        cards = cards_of(hand, f"player {p.id!r} hand {i + 1}")
+        if len(cards) != 3:
+            raise InvalidShowdownError(f"player {p.id!r} hand {i + 1} has {len(cards)} cards; expected 3")
+        out.append(cards)
+    return out
+
+
+def _value(ev: Evaluator, cards: list[int]) -> tuple[int, str, Category]:
+    v = ev.evaluate(cards)
+    return v.strength, v.description, v.category
+
+
+def _category_floor(min_category: Category | str | None) -> Category | None:
+    if min_category is None:
+        return None
+    try:
+        category = Category[min_category.upper()] if isinstance(min_category, str) else Category(min_category)
+    except (KeyError, ValueError):
+        raise InvalidShowdownError(
+            f"min_category must be a prial.Category or its name, got {min_category!r}") from None
+    return category
+
+
+def _foul(values: list[tuple[int, str, Category]], floor: Category | None,
+          weaker: list[Category]) -> str | None:
+    for i in range(1, len(values)):
+        if values[i][0] > values[i - 1][0]:
+            return f"hand {i + 1} ({values[i][1]}) is stronger than hand {i} ({values[i - 1][1]})"
+    for i, (_, description, category) in enumerate(values):
+        if floor is not None and category in weaker:
+            return f"hand {i + 1} ({description}) is below {floor.label.lower()}"
+    return None
+
+
+def _best_four(hands: list[list[int]]) -> int | None:
+    """The best rank whose four cards are all in the player's hands."""
+    counts = Counter(c >> 2 for h in hands for c in h if c < 52)
+    ranks = [r for r, n in counts.items() if n == 4]
+    return max(ranks, key=_four_of_a_kind_order) if ranks else None
+
+
+def _thirteen_card_straight(hands: list[list[int]], discards: list[int]) -> bool:
+    cards = [c for h in hands for c in h] + discards
+    return len(cards) == MAX_CARDS and {c >> 2 for c in cards if c < 52} == set(range(13))
+
+
+def _check_six_pairs(pid: str, hands: list[list[int]], discards: list[int]) -> bool:
+    counts = Counter(c >> 2 for c in [c for h in hands for c in h] + discards if c < 52)
+    pairs = sum(n // 2 for n in counts.values())
+    if pairs < 6:
+        raise InvalidShowdownError(f"player {pid!r} declared six pairs but holds {pairs} pair(s)")
+    return True

@@ -1,0 +1,125 @@
+"""Exact odds: category counts, a hand's equity against random opponents,
+and its percentile among all hands."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+import numpy as np
+
+from .. import _core
+from ..cards import CardsLike, cards_of
+from ..categories import Category
+from ..errors import InvalidHandError
+from ..evaluator import evaluator_for
+from ..rules import Rules
+from .results import CategoryOdds, Equity, Odds
+
+# Deals enumerated when asked for exact equity; beyond this, sample.
+EXACT_DEAL_LIMIT = 200_000_000
+DEFAULT_SAMPLES = 200_000
+
+
+def _hand_size(cards: int) -> int:
+    if isinstance(cards, bool) or cards not in (3, 4, 5):
+        raise InvalidHandError(f"cards must be 3, 4 or 5, got {cards!r}")
+    return cards
+
+
+@functools.lru_cache(maxsize=32)
+def odds(rules: Rules | None = None, cards: int = 3) -> Odds:
+    """Exact count and probability of each category over every hand of
+    ``cards`` cards from the pack (four and five cards: by the strongest
+    three), strongest category first in the ruleset's order."""
+    ev = evaluator_for(rules)
+    counts = _core.category_counts(ev, _hand_size(cards))
+    total = math.comb(ev.pack_size, cards)
+    order = category_order(rules)
+    rows = tuple(CategoryOdds(c, counts[c], counts[c] / total) for c in order)
+    return Odds(cards, total, rows)
+
+
+@functools.lru_cache(maxsize=16)
+def category_strengths(rules: Rules | None) -> dict[Category, tuple[int, int]]:
+    """(weakest, strongest) strength of each category's natural hands under
+    ``rules``: the ruleset's category order, and "at least a pair" floors."""
+    ev = evaluator_for(rules)
+    bounds: dict[Category, tuple[int, int]] = {}
+    for combo in itertools.combinations(range(52), 3):
+        v = ev.evaluate(combo)
+        lo, hi = bounds.get(v.category, (v.strength, v.strength))
+        bounds[v.category] = (min(lo, v.strength), max(hi, v.strength))
+    return bounds
+
+
+def category_order(rules: Rules | None) -> list[Category]:
+    """Categories strongest first under ``rules``."""
+    bounds = category_strengths(rules)
+    return sorted(Category, key=lambda c: -bounds.get(c, (0, 0))[1])
+
+
+def equity(
+    hand: CardsLike,
+    opponents: int = 1,
+    dead: CardsLike = (),
+    rules: Rules | None = None,
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+) -> Equity:
+    """Win/tie/lose probabilities of ``hand`` (3, 4 or 5 cards) against
+    ``opponents`` random hands of as many cards dealt from the cards neither
+    in the hand nor ``dead``; four and five cards compare by best-of keys,
+    the discard tie-break included.
+
+    Exact (every deal enumerated in C++) when ``samples`` is None and the
+    deals number at most ``EXACT_DEAL_LIMIT`` (one opponent always; two
+    three-card opponents from 49 unseen cards: 139,838,160 deals); otherwise ``samples``
+    (default 200,000) random deals from ``seed``, with the standard error.
+    Win: better than every opponent; tie: no opponent better, one at least
+    equal; lose: some opponent better.
+    """
+    ev = evaluator_for(rules)
+    cards = cards_of(hand, "hand")
+    if len(cards) not in (3, 4, 5):
+        raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
+    dead_cards = cards_of(dead, "dead")
+    if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
+        raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}")
+    unseen = ev.pack_size - len(cards) - len(dead_cards)
+    deals = _core.deal_count(unseen, len(cards), opponents)
+    if deals == 0:
+        raise InvalidHandError(
+            f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}")
+    exact = samples is None and opponents <= 2 and deals <= EXACT_DEAL_LIMIT
+    if not exact:
+        samples = DEFAULT_SAMPLES if samples is None else samples
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise InvalidHandError(f"samples must be an integer >= 1, got {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidHandError(f"seed must be an integer >= 0, got {seed!r}")
+    win, tie, lose = _core.equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples,
+                                         seed % 2**64)
+    total = win + tie + lose
+    p = [win / total, tie / total, lose / total]
+    stderr = 0.0 if exact else max(math.sqrt(x * (1 - x) / total) for x in p)
+    return Equity(p[0], p[1], p[2], exact, stderr, total, opponents)
+
+
+@functools.lru_cache(maxsize=8)
+def _sorted_keys(rules: Rules | None, cards: int) -> np.ndarray:
+    return np.sort(_core.best_of_keys(evaluator_for(rules), cards))
+
+
+def percentile(hand: CardsLike, rules: Rules | None = None) -> float:
+    """The share of all hands of the pack with as many cards as ``hand``
+    (3, 4 or 5) that it beats strictly (0.0 for the weakest, just under 1.0
+    for the top); four and five cards compare by best-of keys."""
+    cards = cards_of(hand, "hand")
+    if len(cards) not in (3, 4, 5):
+        raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
+    key = evaluator_for(rules).best_of(cards).key
+    keys = _sorted_keys(rules, len(cards))
+    return int(np.searchsorted(keys, key, side="left")) / len(keys)

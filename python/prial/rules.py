@@ -1,0 +1,161 @@
+"""Rulesets (docs/rules.md, "Rulesets"): presets, options and wild cards,
+resolved once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+from . import _core
+from .errors import InvalidHandError
+
+Preset = Literal["brag", "teen_patti", "three_card_poker"]
+AceTwoThree = Literal["top", "second", "bottom"]
+TopPrial = Literal["three", "ace"]
+WildTies = Literal["natural_wins", "equal"]
+WildSpec = Union[str, Iterable[Union[int, str]], None]
+
+PRESETS: dict[str, dict[str, object]] = {
+    "brag": {"ace_two_three": "top", "top_prial": "three", "running_flush_over_prial": False},
+    "teen_patti": {"ace_two_three": "second", "top_prial": "ace", "running_flush_over_prial": False},
+    "three_card_poker": {"ace_two_three": "bottom", "top_prial": "ace", "running_flush_over_prial": True},
+}
+
+_RANKS = "23456789TJQKA"
+
+
+def _all_suits(*ranks: str) -> frozenset[int]:
+    return frozenset(_RANKS.index(r) * 4 + s for r in ranks for s in range(4))
+
+
+WILD_PRESETS: dict[str, frozenset[int]] = {
+    "deuces": _all_suits("2"),
+    "black_deuces": frozenset({0, 3}),  # 2c, 2s
+    "one_eyed_jacks": frozenset({9 * 4 + 2, 9 * 4 + 3}),  # Jh, Js
+    "suicide_king": frozenset({11 * 4 + 2}),  # Kh
+    "ak47": _all_suits("A", "K", "4", "7"),
+    "jokers": frozenset(),  # only the jokers, which are always wild
+}
+
+# The choices of each option, in the native core's enum order.
+ACE_TWO_THREE: tuple[str, ...] = ("top", "second", "bottom")
+TOP_PRIAL: tuple[str, ...] = ("three", "ace")
+WILD_TIES: tuple[str, ...] = ("natural_wins", "equal")
+MAX_JOKERS = 3
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "ace_two_three": ACE_TWO_THREE,
+    "top_prial": TOP_PRIAL,
+    "wild_ties": WILD_TIES,
+}
+
+
+def _choice(option: str, value: str) -> int:
+    choices = _CHOICES[option]
+    if value not in choices:
+        raise InvalidHandError(f"{option} must be one of {', '.join(choices)}; got {value!r}")
+    return choices.index(value)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One ruleset: immutable and hashable, so it can key caches.
+
+    Options left as ``None`` take the preset's value.  ``wild`` is a preset
+    name (``deuces``, ``black_deuces``, ``one_eyed_jacks``, ``suicide_king``,
+    ``ak47``, ``jokers``), card text ("2c 2s") or card indices; jokers
+    (52..54) are always wild.  ``wild="jokers"`` implies one joker unless
+    ``jokers`` says otherwise.
+    """
+
+    preset: Preset = "brag"
+    ace_two_three: AceTwoThree | None = None
+    top_prial: TopPrial | None = None
+    lowball: bool = False
+    wild: WildSpec = None
+    jokers: int | None = None
+    wild_ties: WildTies = "natural_wins"
+    running_flush_over_prial: bool = field(init=False, default=False, repr=False)
+    wild_cards: frozenset[int] = field(init=False, default=frozenset(), repr=False)
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESETS:
+            raise InvalidHandError(f"preset must be one of {', '.join(PRESETS)}; got {self.preset!r}")
+        defaults = PRESETS[self.preset]
+        set_ = object.__setattr__
+        set_(self, "ace_two_three", self.ace_two_three or defaults["ace_two_three"])
+        set_(self, "top_prial", self.top_prial or defaults["top_prial"])
+        set_(self, "running_flush_over_prial", defaults["running_flush_over_prial"])
+        for option in _CHOICES:
+            _choice(option, getattr(self, option))
+        if not isinstance(self.lowball, bool):
+            raise InvalidHandError(f"lowball must be True or False; got {self.lowball!r}")
+        wild_name, wild_cards = _resolve_wild(self.wild)
+        jokers = self.jokers
+        if jokers is None:
+            jokers = 1 if wild_name == "jokers" else 0
+        if isinstance(jokers, bool) or not isinstance(jokers, int) or not 0 <= jokers <= MAX_JOKERS:
+            raise InvalidHandError(f"jokers must be an integer 0..{MAX_JOKERS}; got {self.jokers!r}")
+        if wild_name == "jokers" and jokers == 0:
+            raise InvalidHandError("wild='jokers' needs at least one joker (jokers=1..3)")
+        beyond = sorted(c for c in wild_cards if c >= 52 + jokers)
+        if beyond:
+            raise InvalidHandError(
+                f"wild names joker index {beyond[0]} but the pack has {jokers} joker(s)"
+            )
+        set_(self, "jokers", jokers)
+        set_(self, "wild", wild_name)
+        set_(self, "wild_cards", frozenset(c for c in wild_cards if c < 52))
+
+    @property
+    def pack_size(self) -> int:
+        """Cards in the pack: 52 plus the jokers."""
+        return 52 + int(self.jokers or 0)
+
+    def is_wild(self, card: int) -> bool:
+        return card >= 52 or card in self.wild_cards
+
+    def _config(self) -> _core.RulesConfig:
+        mask = 0
+        for card in self.wild_cards:
+            mask |= 1 << card
+        return _core.RulesConfig(
+            ace_two_three=_choice("ace_two_three", str(self.ace_two_three)),
+            top_prial=_choice("top_prial", str(self.top_prial)),
+            running_flush_over_prial=self.running_flush_over_prial,
+            lowball=self.lowball,
+            wild_mask=mask,
+            jokers=int(self.jokers or 0),
+            wild_ties=_choice("wild_ties", self.wild_ties),
+        )
+
+
+def _resolve_wild(wild: WildSpec) -> tuple[str | None, frozenset[int]]:
+    """(the name kept on the Rules, the wild card indices)."""
+    if wild is None:
+        return None, frozenset()
+    if isinstance(wild, str):
+        if wild in WILD_PRESETS:
+            return wild, WILD_PRESETS[wild]
+        try:
+            cards = _core.parse_cards(wild)
+        except InvalidHandError as exc:
+            raise InvalidHandError(
+                f"wild must be a preset ({', '.join(WILD_PRESETS)}) or cards; {exc}"
+            ) from None
+        return _canonical(cards)
+    cards = []
+    for i, item in enumerate(wild):
+        if isinstance(item, str):
+            cards.extend(_core.parse_cards(item))
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= 54:
+            cards.append(item)
+        else:
+            raise InvalidHandError(f"wild item {i}: expected a card index 0..54 or card text, got {item!r}")
+    return _canonical(cards)
+
+
+def _canonical(cards: list[int]) -> tuple[str, frozenset[int]]:
+    unique = frozenset(cards)
+    return _core.format_cards(sorted(unique)), unique

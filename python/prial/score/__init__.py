@@ -1,0 +1,34 @@
+"""Scoring logs of played hands (``prial score``) and sample logs to try it on.
+
+- ``job``: ``score_file``, one job on either engine;
+- ``local_engine`` and ``dask_engine``: where the chunks are scored;
+- ``chunk``: the kernel shared by both (cards, strengths, categories);
+- ``adjudicate``: deals found and decided;
+- ``columns``: the log's columns; ``formats``: the file formats;
+  ``io``: readers and writers;
+- ``parts``: the parts directory, its journal and the output writer;
+- ``types``: options, summary and the job's error; ``progress``: the bar;
+- ``sample``: sample deal logs.
+
+The names below load their module (and pyarrow) on first use, so that
+``prial.score.formats`` stays cheap to import for the command line.
+"""
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .job import score_file
+    from .sample import sample_deals, write_sample_log
+    from .types import ScoreError, ScoreOptions, ScoreSummary
+
+_HOME = {"score_file": "job", "sample_deals": "sample", "write_sample_log": "sample",
+         "ScoreError": "types", "ScoreOptions": "types", "ScoreSummary": "types"}
+
+__all__ = ["ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file", "write_sample_log"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,178 @@
+"""Deals in a log: where each begins, what makes one unusable, and who
+won it (docs/rules.md, "Showdowns"), with numpy reductions over the
+consecutive rows of each deal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import _core
+from .columns import DEAL_COLUMN, NO_CARD, flag
+
+
+def deal_run_starts(ids: pa.Array) -> np.ndarray:
+    """Row index where each run of equal consecutive deal ids begins."""
+    n = len(ids)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    if ids.null_count == 0 and (pa.types.is_integer(ids.type) or pa.types.is_floating(ids.type)):
+        values = ids.to_numpy()
+        change = values[1:] != values[:-1]
+    else:
+        change = pc.not_equal(ids.slice(1), ids.slice(0, n - 1))
+        if change.null_count:
+            change = change.fill_null(True)
+        change = np.asarray(change.to_numpy(zero_copy_only=False), bool)
+    return np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
+
+
+def _strictly_increasing(ids: pa.Array) -> bool:
+    """Cheap proof that no deal id repeats (sorted logs), before hashing."""
+    if ids.null_count or not pa.types.is_integer(ids.type):
+        return False
+    values = ids.to_numpy()
+    return bool((values[1:] > values[:-1]).all())
+
+
+def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.ndarray, reasons: dict[int, str]):
+    """(run starts, rows made bad): a missing deal id, a deal whose rows are
+    not consecutive, a card held twice within a deal."""
+    n = table.num_rows
+    ids = table[DEAL_COLUMN].combine_chunks()
+    starts = deal_run_starts(ids)
+    bad = np.zeros(n, bool)
+    if ids.null_count:
+        for row in np.flatnonzero(~np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool)).tolist():
+            bad[row] = True
+            reasons.setdefault(row, "deal_id missing")
+    if n == 0:
+        return starts, bad
+    lengths = np.diff(np.append(starts, n))
+    run_ids = ids.take(pa.array(starts))
+    if not _strictly_increasing(run_ids) and pc.count_distinct(run_ids).as_py() < len(starts):
+        codes = pc.dictionary_encode(run_ids).indices.to_numpy(zero_copy_only=False)
+        _, first = np.unique(codes, return_index=True)
+        for run in np.setdiff1d(np.arange(len(starts)), first).tolist():
+            for row in range(int(starts[run]), int(starts[run] + lengths[run])):
+                bad[row] = True
+                reasons.setdefault(row, f"deal {run_ids[run].as_py()!r} continues after other deals "
+                                        "(the rows of a deal must be consecutive)")
+    # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
+    row_masks = np.zeros(n, np.uint64)
+    for position in range(int(counts.max(initial=0))):  # no column past the widest hand
+        column = cards[:, position]
+        held_here = ok & (column != NO_CARD)
+        row_masks |= np.where(held_here, np.left_shift(np.uint64(1), column.astype(np.uint64)), np.uint64(0))
+    held = np.add.reduceat(_popcount(row_masks), starts)
+    distinct = _popcount(np.bitwise_or.reduceat(row_masks, starts))
+    for run in np.flatnonzero(held != distinct).tolist():
+        begin, end = int(starts[run]), int(starts[run] + lengths[run])
+        owner: dict[int, int] = {}
+        for row in range(begin, end):
+            for card in cards[row][cards[row] != NO_CARD].tolist() if ok[row] else []:
+                if card in owner:
+                    for culprit, other in ((row, owner[card]), (owner[card], row)):
+                        bad[culprit] = True
+                        reasons.setdefault(culprit, f"card {_core.format_cards([card])} also held in this deal "
+                                                    f"by the player at row offset {other - begin + 1}")
+                else:
+                    owner[card] = row
+    return starts, bad
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64 (np.bitwise_count needs numpy 2)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(masks).astype(np.int64)
+    return np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1, dtype=np.int64)
+
+
+def _differs_within_deal(values: np.ndarray, good: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per deal: do its good rows hold different values?"""
+    if np.count_nonzero(np.bincount(values[good].astype(np.int64))) <= 1:  # the common case
+        return np.zeros(len(starts), bool)
+    v = values.astype(np.int64)
+    high = np.maximum.reduceat(np.where(good, v, np.iinfo(np.int64).min), starts)
+    low = np.minimum.reduceat(np.where(good, v, np.iinfo(np.int64).max), starts)
+    return (high != low) & (high >= low)
+
+
+def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
+                rules_index: np.ndarray, key: np.ndarray) -> dict:
+    """Showdown rules per deal: winner (bool per row), winners (how many share),
+    dispute (the recorded ``won`` disagrees), deal_problem (why a deal
+    cannot be adjudicated; its winner columns are then null)."""
+    n = table.num_rows
+    lengths = np.diff(np.append(starts, n))
+    deal_of_row = np.repeat(np.arange(len(starts)), lengths)
+    folded, _ = flag(table, "folded")
+    seer, _ = flag(table, "seer")
+    blind, _ = flag(table, "blind")
+    won, won_known = flag(table, "won")
+    good = ~bad
+
+    # Keys fit in 24 bits: int32 reductions, -1 standing for "no such player".
+    def per_deal_sum(values: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(values.astype(np.int32), starts) if n else np.zeros(0, np.int32)
+
+    def per_deal_max(values: np.ndarray) -> np.ndarray:
+        return np.maximum.reduceat(values, starts) if n else np.zeros(0, values.dtype)
+
+    def per_deal_any(values: np.ndarray) -> np.ndarray:
+        return np.logical_or.reduceat(values, starts) if n else np.zeros(0, bool)
+
+    active = good & ~folded
+    n_active = per_deal_sum(active)
+    seer_active = active & seer
+    n_seers = per_deal_sum(seer_active)
+    key32 = key.astype(np.int32)
+    best = per_deal_max(np.where(active, key32, -1))
+    any_seer = n_seers > 0
+    if any_seer.any():
+        seer_key = per_deal_max(np.where(seer_active, key32, -1))
+        seen_key = per_deal_max(np.where(active & ~seer, key32, -1))
+        seer_blind = per_deal_any(seer_active & blind)
+        seen_blind = per_deal_any(active & ~seer & blind)
+    else:
+        seer_key = seen_key = best
+        seer_blind = seen_blind = any_seer
+    width_mixed = _differs_within_deal(counts, good, starts)
+    game_mixed = _differs_within_deal(rules_index, good, starts)
+
+    # The first problem found names the deal; order matters for the message.
+    checks = [
+        (per_deal_any(bad), "rows of this deal are in the errors file"),
+        (width_mixed, "players hold different numbers of cards"),
+        (game_mixed, "players play different games"),
+        (per_deal_any(good & folded & seer), "a folded player is marked as the seer"),
+        (n_seers > 1, "more than one seer"),
+        ((n_seers == 1) & (n_active != 2), "a see needs exactly two players left"),
+        ((n_seers == 1) & ~seer_blind & seen_blind, "an open player cannot see a blind player"),
+        (n_active == 0, "every player folded"),
+    ]
+    problem = np.full(len(starts), -1, dtype=np.int8)
+    for code, (mask, _why) in enumerate(checks):
+        problem[mask & (problem < 0)] = code
+    valid = problem < 0
+    seen_deal = n_seers == 1
+    seer_wins = seer_key > seen_key  # the seer must be strictly better
+    row_seen_deal = seen_deal[deal_of_row]
+    winner = active & np.where(row_seen_deal, seer == seer_wins[deal_of_row], key32 == best[deal_of_row])
+    winners = per_deal_sum(winner)
+    row_valid = valid[deal_of_row]
+    disagree = row_valid & won_known & (won != winner)
+    deal_dispute = per_deal_any(disagree)
+    invalid_rows = ~row_valid
+    result = {
+        "winner": pa.array(winner, mask=invalid_rows),
+        "winners": pa.array(winners[deal_of_row].astype(np.uint8), mask=invalid_rows),
+    }
+    if "won" in table.column_names:
+        result["dispute"] = pa.array(deal_dispute[deal_of_row], mask=invalid_rows)
+    row_problem = problem[deal_of_row]
+    result["deal_problem"] = pa.DictionaryArray.from_arrays(
+        pa.array(row_problem, mask=row_problem < 0), pa.array([why for _mask, why in checks], pa.string()))
+    result["_counts"] = (len(starts), int((~valid).sum()), int((deal_dispute & valid).sum()))
+    return result

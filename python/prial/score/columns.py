@@ -1,0 +1,36 @@
+"""The columns of a hand log and of its scored output (README, "Scoring hand
+logs"), and reading a flag column."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..categories import Category
+
+# Hand sizes a log may hold (three-, four- and five-card Brag), and the widest.
+WIDTHS = (3, 4, 5)
+MAX_WIDTH = 5
+NO_CARD = 0xFF
+
+DEAL_COLUMN = "deal_id"
+FLAG_COLUMNS = ("blind", "seer", "folded", "won")
+TEXT_COLUMNS = ("cards", "game")
+ADDED_COLUMNS = ("strength", "key", "category", "description", "winner", "winners", "dispute", "deal_problem")
+CATEGORY_NAMES = [c.name for c in Category]
+
+
+def flag(table: pa.Table, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(values, known) of a boolean-ish column; absent -> all False, unknown."""
+    n = table.num_rows
+    if name not in table.column_names:
+        return np.zeros(n, bool), np.zeros(n, bool)
+    column = table[name].combine_chunks() if table.num_rows else pa.array([], pa.bool_())
+    if not pa.types.is_boolean(column.type):
+        column = pc.not_equal(column.cast(pa.int64()), 0) if pa.types.is_integer(column.type) else column.cast(pa.bool_())
+    if column.null_count == 0:
+        return np.asarray(column.to_numpy(zero_copy_only=False), bool), np.ones(n, bool)
+    known = column.is_valid().to_numpy(zero_copy_only=False)
+    values = column.fill_null(False).to_numpy(zero_copy_only=False)
+    return np.asarray(values, bool), np.asarray(known, bool)

@@ -1,0 +1,134 @@
+"""``prial score --engine dask``: the same kernel over Dask partitions.
+
+How deals are kept together: the kernel needs every deal whole, so each
+deal must lie within one partition.  Partitions are the input's own units:
+Parquet row groups / files, and whole CSV files (``blocksize=None``: a CSV
+file is never cut mid-deal).  Write Parquet logs with row groups that end
+at deal boundaries (e.g. sorted by ``deal_id``, row groups of whole deals).
+This is enforced: each partition reports its first and last deal id, and
+if one deal continues from a partition into the next the job stops with an
+error naming the deal (nothing is written to the output).
+
+Each partition is scored by ``map_partitions`` on a worker (native batch
+code, no Python per row) into a part file of ``OUTPUT.parts/`` (so the
+parts directory must be on storage the workers share with the client); the
+client writes the parts to the output in partition order as they finish,
+through the same writer as the local engine, so both engines give the same
+output, byte for byte.  (No --resume here: a failed Dask job is rerun.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pandas as pd
+import pyarrow as pa
+
+from .chunk import score_table
+from .columns import DEAL_COLUMN
+from .formats import line_offset
+from .io import InputReader
+from .parts import Journal, OutputWriter, assemble, read_arrow
+from .types import ScoreError, ScoreOptions, ScoreSummary
+
+_STATS_META = pd.DataFrame({
+    "part": pd.Series([], dtype="int64"), "rows": pd.Series([], dtype="int64"),
+    "rows_out": pd.Series([], dtype="int64"), "bad_rows": pd.Series([], dtype="int64"),
+    "deals": pd.Series([], dtype="int64"), "invalid_deals": pd.Series([], dtype="int64"),
+    "disputes": pd.Series([], dtype="int64"), "categories": pd.Series([], dtype="object"),
+    "first_deal": pd.Series([], dtype="object"), "last_deal": pd.Series([], dtype="object"),
+})
+
+
+def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptions, parts_dir: str,
+                     offset: int | None, partition_info: dict | None = None) -> pd.DataFrame:
+    """Scores one partition (on a worker) into its part file; returns its stats."""
+    number = partition_info["number"] if partition_info else 0
+    table = pa.Table.from_pandas(frame, preserve_index=False).select(schema.names).cast(schema)
+    result = score_table(table, 0, options, offset)  # row numbers are shifted when assembling
+    Journal(parts_dir).write_part(number, result)
+    ids = table[DEAL_COLUMN] if DEAL_COLUMN in table.column_names and table.num_rows else None
+    return pd.DataFrame({
+        "part": [number], "rows": [table.num_rows], "rows_out": [result.table.num_rows],
+        "bad_rows": [result.errors.num_rows], "deals": [result.deals],
+        "invalid_deals": [result.invalid_deals], "disputes": [result.disputes],
+        "categories": [json.dumps(result.categories)],
+        "first_deal": [None if ids is None else repr(ids[0].as_py())],
+        "last_deal": [None if ids is None else repr(ids[-1].as_py())],
+    })
+
+
+def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str) -> list[dict]:
+    """Journal entries of the partitions, in order, writing each part to the
+    output as soon as it and those before it are done (the cluster scores
+    the next partitions meanwhile).  Stops at a deal spanning two partitions."""
+    writer = OutputWriter(output, fmt_out)
+    entries: list[dict] = []
+    rows = 0
+    last_deal = None
+    try:
+        for index, future in enumerate(futures):
+            s = future.result().iloc[0]
+            if last_deal is not None and s.first_deal == last_deal:
+                raise ScoreError(
+                    f"deal {last_deal} spans Dask partitions {index - 1} and {index}: each deal must lie "
+                    "within one partition (Parquet row groups / CSV files ending at deal boundaries)")
+            if s.last_deal is not None:
+                last_deal = s.last_deal
+            entries.append({
+                "part": int(s.part), "rows_start": rows, "rows_end": rows + int(s.rows),
+                "rows_out": int(s.rows_out), "bad_rows": int(s.bad_rows), "deals": int(s.deals),
+                "invalid_deals": int(s.invalid_deals), "disputes": int(s.disputes),
+                "categories": json.loads(s.categories), "row_shift": rows,
+            })
+            rows += int(s.rows)
+            writer.put(read_arrow(journal.part_path(int(s.part))))
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        writer.abandon()
+        journal.remove()
+        raise
+    writer.close()
+    return entries
+
+
+def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
+               errors: str | None, scheduler: str | None, workers: int) -> ScoreSummary:
+    """Scores a Parquet or CSV log on a Dask cluster (``scheduler``, e.g.
+    ``tcp://host:8786``, or a LocalCluster of ``workers`` processes).
+    Called by ``score_file(..., engine="dask")``."""
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    if fmt_in == "jsonl":
+        raise ScoreError("the dask engine reads Parquet or CSV logs; use the local engine for JSON Lines")
+    started = time.perf_counter()
+    reader = InputReader(input, fmt_in, options.chunk_rows)
+    schema = reader.schema  # cast to what the local engine reads, so outputs match
+    reader.close()
+    journal = Journal.for_output(output)
+    journal.start({"input": os.path.abspath(input), "engine": "dask"}, resume=False)
+
+    cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                  processes=True, dashboard_address=None)
+    try:
+        with Client(scheduler or cluster) as client:
+            if fmt_in == "parquet":
+                frame = dd.read_parquet(input, dtype_backend="pyarrow", split_row_groups=True)
+            else:
+                frame = dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
+                                    dtype={name: "string[pyarrow]" for name in schema.names})
+            scored = frame.map_partitions(
+                _score_partition, schema, options, journal.dir, line_offset(fmt_in),
+                meta=_STATS_META, enforce_metadata=False,
+            )
+            futures = client.compute(scored.to_delayed())
+            entries = _write_in_order(futures, journal, output, fmt_out)
+    finally:
+        if cluster is not None:
+            cluster.close()
+    return assemble(journal, entries, input, output, errors,
+                    seconds=time.perf_counter() - started, engine="dask")

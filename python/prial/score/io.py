@@ -1,0 +1,197 @@
+"""Reading and writing hand logs (Parquet, CSV, JSON Lines) for ``prial score``.
+
+Readers stream the input in tables of at most ``chunk_rows`` rows so memory
+stays bounded whatever the file size; writers turn scored Parquet parts into
+the requested output format, part by part.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.json as pajson
+import pyarrow.parquet as pq
+
+from .columns import FLAG_COLUMNS, TEXT_COLUMNS
+from .types import ScoreError
+
+BLOCK_BYTES = 8 << 20
+# Output row groups have a fixed size, so the file does not depend on how
+# the job was chunked (or interrupted and resumed).
+ROW_GROUP_ROWS = 1 << 20
+
+
+def _known_types(columns: Iterable[str]) -> dict[str, pa.DataType]:
+    """Types fixed up front for the log's own columns, so a streaming reader
+    never guesses them from the first block alone."""
+    types: dict[str, pa.DataType] = {}
+    for name in columns:
+        if name in TEXT_COLUMNS:
+            types[name] = pa.string()
+        elif name in FLAG_COLUMNS:
+            types[name] = pa.bool_()
+    return types
+
+
+class InputReader:
+    """Streams a log as tables of ``chunk_rows`` rows (the last may be shorter)."""
+
+    def __init__(self, path: str | os.PathLike, fmt: str, chunk_rows: int) -> None:
+        self.path = str(path)
+        self.fmt = fmt
+        self.chunk_rows = chunk_rows
+        self.total_rows: int | None = None
+        self._file = None
+        self._order: list[str] | None = None  # JSON: the columns in the file's order
+        if not os.path.exists(self.path):
+            raise ScoreError(f"no such input file: {self.path}")
+        self.size = os.path.getsize(self.path)
+        if fmt == "parquet":
+            self._parquet = pq.ParquetFile(self.path)
+            self.total_rows = self._parquet.metadata.num_rows
+            self.schema = self._parquet.schema_arrow
+        else:
+            stream = self._open_text()
+            self.schema = pa.schema([stream.schema.field(name) for name in self._order or stream.schema.names])
+
+    def _open_text(self):
+        if self._file is not None:
+            self._file.close()
+        self._file = open(self.path, "rb")  # noqa: SIM115 (closed by close())
+        try:
+            if self.fmt == "csv":
+                header = pacsv.open_csv(self.path, read_options=pacsv.ReadOptions(block_size=1 << 16)).schema.names
+                return pacsv.open_csv(
+                    self._file,
+                    read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES),
+                    convert_options=pacsv.ConvertOptions(column_types=_known_types(header), strings_can_be_null=True),
+                )
+            with open(self.path, "rb") as head:
+                first = head.readline()
+            fields = list(json.loads(first)) if first.strip() else []
+            self._order = fields
+            schema = pa.schema(list(_known_types(fields).items()))
+            return pajson.open_json(
+                self._file,
+                read_options=pajson.ReadOptions(block_size=BLOCK_BYTES),
+                parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer"),
+            )
+        except (pa.ArrowInvalid, ValueError) as exc:
+            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}") from None
+
+    def fraction_read(self) -> float | None:
+        """How far into the file the reader is (text formats), for the ETA."""
+        if self._file is None or self.size == 0:
+            return None
+        return min(1.0, self._file.tell() / self.size)
+
+    def _batches(self, skip: int) -> Iterator[pa.RecordBatch]:
+        if self.fmt == "parquet":
+            meta = self._parquet.metadata
+            groups = []
+            for g in range(meta.num_row_groups):
+                rows = meta.row_group(g).num_rows
+                if skip >= rows and not groups:
+                    skip -= rows
+                else:
+                    groups.append(g)
+            # One reader per row group: a reader over many row groups keeps
+            # every pre-buffered row group's bytes until it ends (memory
+            # would grow with the file).
+            batches = (batch for group in groups
+                       for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group]))
+        else:
+            batches = self._open_text()
+            if self._order:  # the explicit-schema columns would come first
+                batches = (batch.select(self._order) for batch in batches)
+        for batch in batches:
+            if skip >= batch.num_rows:
+                skip -= batch.num_rows
+                continue
+            if skip:
+                batch, skip = batch.slice(skip), 0
+            yield batch
+
+    def tables(self, skip: int = 0) -> Iterator[pa.Table]:
+        """Tables of exactly ``chunk_rows`` rows (the last may be shorter),
+        starting after the first ``skip`` rows."""
+        pending: list[pa.RecordBatch] = []
+        held = 0
+        try:
+            for batch in self._batches(skip):
+                pending.append(batch)
+                held += batch.num_rows
+                while held >= self.chunk_rows:
+                    table = pa.Table.from_batches(pending)
+                    yield table.slice(0, self.chunk_rows)
+                    rest = table.slice(self.chunk_rows)
+                    pending, held = rest.to_batches(), rest.num_rows
+            if held:
+                yield pa.Table.from_batches(pending)
+        except pa.ArrowInvalid as exc:
+            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}") from None
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def plain_types(table: pa.Table) -> pa.Table:
+    """Dictionary columns as plain strings (for CSV and JSON)."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            table = table.set_column(i, field.name, table.column(i).cast(field.type.value_type))
+    return table
+
+
+def fixed_row_groups(tables: Iterable[pa.Table], rows: int = ROW_GROUP_ROWS) -> Iterator[pa.Table]:
+    """Re-cut a stream of tables into tables of exactly ``rows`` rows."""
+    pending: list[pa.Table] = []
+    held = 0
+    for table in tables:
+        pending.append(table)
+        held += table.num_rows
+        while held >= rows:
+            merged = pa.concat_tables(pending)
+            yield merged.slice(0, rows)
+            rest = merged.slice(rows)
+            pending, held = [rest], rest.num_rows
+    if held:
+        yield pa.concat_tables(pending)
+
+
+def _repeats(kind: pa.DataType) -> bool:
+    """Columns of this type usually hold few distinct values."""
+    if pa.types.is_integer(kind):
+        return kind.bit_width <= 16
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_dictionary(kind)
+
+
+def write_tables(path: str, fmt: str, schema: pa.Schema, tables: Iterable[pa.Table]) -> None:
+    """Writes a stream of tables (one schema) as ``fmt`` to ``path``."""
+    if fmt == "parquet":
+        # Dictionaries only where values repeat a lot (categories, flags,
+        # player names, strengths); hand text and wide integers (deal ids,
+        # keys) are nearly unique, and a dictionary there is built, then
+        # abandoned.  Card text gets no statistics either: nobody filters on it.
+        dictionary = [f.name for f in schema if f.name != "cards" and _repeats(f.type)]
+        statistics = [f.name for f in schema if f.name != "cards"]
+        with pq.ParquetWriter(path, schema, use_dictionary=dictionary, write_statistics=statistics) as writer:
+            for table in fixed_row_groups(tables):
+                writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+    elif fmt == "csv":
+        plain_schema = plain_types(schema.empty_table()).schema
+        with pacsv.CSVWriter(path, plain_schema) as writer:
+            for table in tables:
+                writer.write_table(plain_types(table))
+    else:
+        with open(path, "w", encoding="utf-8") as out:
+            for table in tables:
+                for record in plain_types(table).to_pylist():
+                    out.write(json.dumps(record, ensure_ascii=False, default=str))
+                    out.write("\n")

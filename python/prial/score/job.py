@@ -1,0 +1,55 @@
+"""``prial score``: one job, on the local engine or on Dask."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .formats import detect_format
+from .local_engine import score_local
+from .progress import Progress
+from .types import ENGINES, ScoreError, ScoreOptions, ScoreSummary
+
+
+def default_output(input_path: str) -> str:
+    path = Path(input_path)
+    return str(path.with_name(path.stem + ".scored" + path.suffix))
+
+
+def score_file(
+    input: str | os.PathLike,
+    output: str | os.PathLike | None = None,
+    *,
+    options: ScoreOptions | None = None,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    errors: str | None = None,
+    resume: bool = False,
+    progress: Progress | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    workers: int = 2,
+) -> ScoreSummary:
+    """Scores a hand log; see README "Scoring hand logs".
+
+    Writes ``output`` (format from its extension or ``output_format``), the
+    errors file (CSV; default ``OUTPUT.errors.csv``) and ``OUTPUT.summary.json``.
+    ``engine="local"``: this process, native threads, resumable.
+    ``engine="dask"``: Dask partitions on ``scheduler`` (an address such as
+    ``tcp://host:8786``) or on a LocalCluster of ``workers`` processes.
+    """
+    options = options or ScoreOptions()
+    input = str(input)
+    output = str(output) if output is not None else default_output(input)
+    fmt_in = detect_format(input, input_format)
+    fmt_out = detect_format(output, output_format)
+    if engine not in ENGINES:
+        raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    if engine == "dask":
+        from .dask_engine import score_dask
+
+        if resume:
+            raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")
+
+        return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers)
+    return score_local(input, output, fmt_in, fmt_out, options, errors, resume, progress)

@@ -1,0 +1,80 @@
+"""``prial score --engine local``: this process, chunk by chunk, resumable
+(see ``prial.score.parts`` for how a killed job resumes)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections.abc import Iterator
+
+import pyarrow as pa
+
+from .adjudicate import deal_run_starts
+from .chunk import score_table
+from .columns import DEAL_COLUMN
+from .formats import line_offset
+from .io import InputReader
+from .parts import Journal, OutputWriter, assemble, read_arrow
+from .progress import Progress
+from .types import ScoreOptions, ScoreSummary
+
+
+def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
+    """Chunks that never split a deal: the last deal of each chunk is
+    carried over to the next (a deal longer than a chunk grows the chunk)."""
+    carry: pa.Table | None = None
+    for table in tables:
+        chunk = pa.concat_tables([carry, table]) if carry is not None else table
+        if not deal_log or chunk.num_rows == 0:
+            carry = None
+            yield chunk
+            continue
+        starts = deal_run_starts(chunk[DEAL_COLUMN].combine_chunks())
+        cut = int(starts[-1])
+        carry = chunk.slice(cut)
+        if cut:
+            yield chunk.slice(0, cut)
+    if carry is not None and carry.num_rows:
+        yield carry
+
+
+def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
+                errors: str | None, resume: bool, progress: Progress | None) -> ScoreSummary:
+    """Scores ``input`` into ``output`` here; called by ``score_file``."""
+    started = time.perf_counter()
+    reader = InputReader(input, fmt_in, options.chunk_rows)
+    journal = Journal.for_output(output)
+    stat = os.stat(input)
+    job = {"input": os.path.abspath(input), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+           "format": fmt_in,
+           "options": repr(dataclasses.replace(options, threads=None))}  # threads do not change the output
+    entries = journal.start(job, resume)
+    resumed_rows = entries[-1]["rows_end"] if entries else 0
+    progress = progress or Progress(reader.total_rows)
+    deal_log = DEAL_COLUMN in reader.schema.names
+    offset = line_offset(fmt_in)
+    done = resumed_rows
+    writer = OutputWriter(output, fmt_out)
+    try:
+        for e in entries:  # parts of the interrupted run come first
+            writer.put(read_arrow(journal.part_path(e["part"])))
+        for chunk in _whole_deals(reader.tables(skip=resumed_rows), deal_log):
+            result = score_table(chunk, done, options, offset)
+            entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
+            writer.put(result.table)
+            done += chunk.num_rows
+            progress.update(done, reader.fraction_read())
+        if not entries:  # an empty log still gets an output with its columns
+            result = score_table(reader.schema.empty_table(), 0, options, offset)
+            entries.append(journal.commit(0, result, 0, 0))
+            writer.put(result.table)
+    except BaseException:
+        writer.abandon()
+        raise
+    finally:
+        reader.close()
+    writer.close()
+    progress.finish(done)
+    return assemble(journal, entries, input, output, errors,
+                    seconds=time.perf_counter() - started, resumed_rows=resumed_rows)

@@ -1,0 +1,43 @@
+"""The prial.v1.Prial service's names and how its methods are registered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2
+
+from ..v1 import prial_pb2 as pb
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Prial"].full_name  # "prial.v1.Prial"
+HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
+
+
+# The method-handler maker for (request streaming, response streaming).
+HANDLER_KINDS = {
+    (False, False): grpc.unary_unary_rpc_method_handler,
+    (False, True): grpc.unary_stream_rpc_method_handler,
+    (True, False): grpc.stream_unary_rpc_method_handler,
+    (True, True): grpc.stream_stream_rpc_method_handler,
+}
+
+
+# Methods whose handler returns the response already serialized (by the
+# native core): the runtime sends the bytes as they are.
+PRESERIALIZED = frozenset({"Showdown"})
+
+
+def add_service(service: Any, server: grpc.Server) -> None:
+    """Registers every method of prial.v1.Prial, as the generated
+    add_PrialServicer_to_server does, read from the service descriptor, but
+    with no response serializer for the PRESERIALIZED methods."""
+    handlers = {}
+    for method in pb.DESCRIPTOR.services_by_name["Prial"].methods:
+        request_type = getattr(pb, method.input_type.name)
+        response_type = getattr(pb, method.output_type.name)
+        handlers[method.name] = HANDLER_KINDS[method.client_streaming, method.server_streaming](
+            getattr(service, method.name),
+            request_deserializer=request_type.FromString,
+            response_serializer=None if method.name in PRESERIALIZED else response_type.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)

@@ -1,0 +1,278 @@
+"""The servicer of ``prial.v1.Prial`` (docs/rules.md names the rules, the
+proto the messages): one thin method per RPC.
+
+Adding an RPC: write one method on ``PrialService`` taking the request (or
+request iterator), the context and a ``Call`` record (set ``call.hands``),
+returning the response (or yielding responses), and decorate it with
+``@rpc``.  Error mapping, metrics and the per-call log line live in
+``prial.service.calls`` alone: handlers raise ``InvalidHandError`` (->
+INVALID_ARGUMENT with a google.rpc.BadRequest naming field and hand index)
+or ``BatchTooLarge`` (-> RESOURCE_EXHAUSTED) and never touch status codes
+themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import numpy as np
+
+from .. import _core
+from ..errors import InvalidHandError
+from ..evaluator import Evaluator
+from ..play.casino import settle_casino
+from ..play.crash import CrashPlayer, crash_showdown
+from ..play.odds import equity, odds
+from ..play.showdown import showdown_batch
+from ..rules import Rules
+from ..v1 import prial_pb2 as pb
+from ..v1 import prial_pb2_grpc as pb_grpc
+from .calls import BatchTooLarge, Call, rpc
+from .convert import (
+    GAMES,
+    OBJECTIVES,
+    cards_from_proto,
+    category_from_proto,
+    choice,
+    paytable_from_proto,
+    result_to_proto,
+    rules_from_proto,
+)
+from .observability import Observer
+from .options import ServeOptions
+
+# Descriptions cost a Python call per hand (with the GIL held): bounded so
+# one request cannot starve the others for long.
+DESCRIBE_LIMIT = 100_000
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    evaluator: Evaluator
+    categories: np.ndarray  # uint8, indexed by strength: the Category code
+
+
+@functools.lru_cache(maxsize=32)  # bounded: callers choose the rules
+def ruleset(rules: Rules) -> Ruleset:
+    ev = Evaluator(rules)
+    # Every strength class with the category of one hand of it: all hands of
+    # the pack (C(55,3) = 26,235 at most), one representative per class.
+    hands = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
+    strengths = ev.evaluate_batch(hands)
+    classes, first = np.unique(strengths, return_index=True)
+    categories = np.zeros(int(classes.max()) + 1, dtype=np.uint8)
+    for strength, row in zip(classes.tolist(), first.tolist()):
+        categories[strength] = int(ev.evaluate(hands[row].tolist()).category)
+    return Ruleset(ev, categories)
+
+
+class PrialService(pb_grpc.PrialServicer):
+    def __init__(self, options: ServeOptions, observer: Observer) -> None:
+        self.max_batch = options.max_batch
+        self.max_stream_batches = options.max_stream_batches
+        self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
+        self.threads = options.threads_per_call
+        self.observer = observer
+        self._default = ruleset(Rules())
+
+    @rpc(default_field="cards")
+    def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext, call: Call) -> pb.EvaluateResponse:
+        return self._evaluate(request, call)
+
+    @rpc(default_field="cards")
+    def EvaluateStream(self, requests: Iterator[pb.EvaluateRequest], context: grpc.ServicerContext,
+                       call: Call) -> Iterator[pb.EvaluateResponse]:
+        # One request read, answered, then the next: in order, and the
+        # transport's flow control holds back a client that sends faster.
+        for index, request in enumerate(requests):
+            if index == self.max_stream_batches:  # a stream holds a worker: bounded like a batch
+                raise BatchTooLarge(f"more than {self.max_stream_batches} batches in one stream; "
+                                    f"this server takes at most {self.max_stream_batches}")
+            try:
+                response = self._evaluate(request, call)
+            except InvalidHandError as exc:
+                exc.field = f"batch[{index}].{exc.field or ('hands' if request.hands else 'cards')}"
+                raise
+            except BatchTooLarge as exc:
+                raise BatchTooLarge(f"batch {index}: {exc}") from None
+            response.batch_index = index
+            yield response
+
+    @rpc(default_field="cards")
+    def Partition(self, request: pb.PartitionRequest, context: grpc.ServicerContext, call: Call) -> pb.PartitionResponse:
+        ev = self._evaluator(request)  # keeps its partitioners cached
+        call.hands = 1
+        split = ev.partition(
+            cards_from_proto(request.cards),
+            hands=request.hands if request.HasField("hands") else 4,
+            objective=choice(OBJECTIVES, request.objective, "objective"),
+            min_category=category_from_proto(request, "min_category"),
+            opponents=request.opponents if request.HasField("opponents") else 3,
+        )
+        return result_to_proto(split, pb.PartitionResponse)
+
+    @rpc(default_field="players")
+    def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> bytes:
+        # The hot small call: the request's players go to the native core as
+        # they are, and it decides and encodes the ShowdownResponse
+        # (wire.hpp), sent as is (PRESERIALIZED).  Python objects in between
+        # would cost more than the decision.
+        call.hands = len(request.players)
+        return self._evaluator(request)._showdown_message(
+            request.players, request.seer if request.HasField("seer") else None,
+            request.coverer if request.HasField("coverer") else None,
+            request.cards_per_hand, request.pot, request.old_pot)
+
+    @rpc(default_field="seer_cards")
+    def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
+                      call: Call) -> pb.ShowdownBatchResponse:
+        width = request.hand_size or 3
+        if width not in (3, 4, 5):
+            raise InvalidHandError(f"hand_size must be 3, 4 or 5; got {width}", field="hand_size")
+        seer = self._hand_bytes(request.seer_cards, width, "seer_cards")
+        seen = self._hand_bytes(request.seen_cards, width, "seen_cards")
+        if len(seer) != len(seen):
+            raise InvalidHandError(f"seer_cards has {len(seer)} hands but seen_cards has {len(seen)}",
+                                   field="seen_cards")
+        call.hands = 2 * len(seer)
+        try:
+            wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
+        except InvalidHandError as exc:
+            # The core's message says whose hand is bad: "row 7: seen: ...".
+            exc.field = "seen_cards" if ": seen: " in str(exc) else "seer_cards"
+            raise
+        return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
+
+    @rpc(default_field="players")
+    def CrashShowdown(self, request: pb.CrashShowdownRequest, context: grpc.ServicerContext,
+                      call: Call) -> pb.CrashShowdownResponse:
+        players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
+                               p.declare_six_pairs) for p in request.players]
+        call.hands = sum(len(p.hands) for p in players)
+        result = crash_showdown(
+            players,
+            scoring=list(request.weights) or "points",
+            min_category=category_from_proto(request, "min_category"),
+            rules=rules_from_proto(request.rules),
+        )
+        return result_to_proto(result, pb.CrashShowdownResponse)
+
+    @rpc(default_field="player")
+    def SettleCasino(self, request: pb.SettleCasinoRequest, context: grpc.ServicerContext,
+                     call: Call) -> pb.SettleCasinoResponse:
+        call.hands = 2
+        result = settle_casino(
+            cards_from_proto(request.player),
+            cards_from_proto(request.dealer),
+            request.ante,
+            request.play if request.HasField("play") else None,
+            request.pair_bonus,
+            paytable=paytable_from_proto(request),
+            game=choice(GAMES, request.game, "game"),
+        )
+        return result_to_proto(result, pb.SettleCasinoResponse)
+
+    @rpc(default_field="cards")
+    def Odds(self, request: pb.OddsRequest, context: grpc.ServicerContext, call: Call) -> pb.OddsResponse:
+        return result_to_proto(odds(rules_from_proto(request.rules), cards=request.cards or 3), pb.OddsResponse)
+
+    @rpc(default_field="hand")
+    def Equity(self, request: pb.EquityRequest, context: grpc.ServicerContext, call: Call) -> pb.EquityResponse:
+        samples = request.samples if request.HasField("samples") else None
+        if samples is not None and samples > self.max_samples:
+            raise BatchTooLarge(f"{samples} samples; this server takes at most {self.max_samples}")
+        call.hands = 1
+        result = equity(
+            cards_from_proto(request.hand),
+            opponents=request.opponents or 1,
+            dead=cards_from_proto(request.dead),
+            rules=rules_from_proto(request.rules),
+            samples=samples,
+            seed=request.seed,
+        )
+        return result_to_proto(result, pb.EquityResponse)
+
+    # -- shared ----------------------------------------------------------------
+
+    def _ruleset(self, request: Any) -> Ruleset:
+        """The request's ruleset; no rules given (the common case) costs no
+        conversion."""
+        return ruleset(rules_from_proto(request.rules)) if request.HasField("rules") else self._default
+
+    def _evaluator(self, request: Any) -> Evaluator:
+        return self._ruleset(request).evaluator
+
+    def _evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
+        current = self._ruleset(request)
+        if request.cards and request.hands:
+            raise InvalidHandError("give either cards or hands, not both", field="hands")
+        hands = self._hands_from_text(request) if request.hands else self._hands_from_bytes(request)
+        call.hands += len(hands)
+        ev = current.evaluator
+        width = hands.shape[1]
+        response = pb.EvaluateResponse(count=len(hands))
+        field = "hands" if request.hands else "cards"
+        try:
+            if width == 3:
+                strengths = ev.evaluate_batch(hands, threads=self.threads)
+            else:
+                keys = ev.best_of_batch(hands, threads=self.threads)
+                strengths = (keys >> 8).astype(np.uint16)  # key layout: strength in bits 8..23
+                response.keys = keys.astype("<u4", copy=False).tobytes()
+        except InvalidHandError as exc:
+            exc.field = exc.field or field
+            raise
+        response.strengths = strengths.astype("<u2", copy=False).tobytes()
+        # Every strength indexes the table (it spans the ruleset's classes);
+        # "clip" only skips numpy's bounds checks.
+        response.categories = np.take(current.categories, strengths, mode="clip").tobytes()
+        if request.describe:
+            if len(hands) > DESCRIBE_LIMIT:
+                raise BatchTooLarge(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
+            response.descriptions.extend(_describe(ev, hands))
+        return response
+
+    def _check_size(self, rows: int) -> None:
+        if rows > self.max_batch:
+            raise BatchTooLarge(f"{rows} hands in one batch; this server takes at most {self.max_batch}")
+
+    def _hands_from_bytes(self, request: pb.EvaluateRequest) -> np.ndarray:
+        width = request.hand_size or 3
+        if width not in (3, 4, 5):
+            raise InvalidHandError(f"hand_size must be 3, 4 or 5; got {width}", field="hand_size")
+        return self._hand_bytes(request.cards, width, "cards")
+
+    def _hand_bytes(self, cards: bytes, width: int, field: str) -> np.ndarray:
+        """Hands of ``width`` card bytes each, checked against the batch limit."""
+        if len(cards) % width:
+            raise InvalidHandError(f"{field} has {len(cards)} bytes, not a multiple of {width}", field=field)
+        self._check_size(len(cards) // width)
+        # A read-only view of the request's bytes: no copy.
+        return np.frombuffer(cards, dtype=np.uint8).reshape(-1, width)
+
+    def _hands_from_text(self, request: pb.EvaluateRequest) -> np.ndarray:
+        self._check_size(len(request.hands))
+        parsed = []
+        for row, text in enumerate(request.hands):
+            try:
+                parsed.append(_core.parse_cards(text))
+            except InvalidHandError as exc:
+                raise InvalidHandError(f"hand {row}: {exc}", row=row, field="hands") from None
+        width = request.hand_size or len(parsed[0])
+        if width not in (3, 4, 5):
+            raise InvalidHandError(f"hand_size must be 3, 4 or 5; got {width}", field="hand_size")
+        for row, cards in enumerate(parsed):
+            if len(cards) != width:
+                raise InvalidHandError(f"hand {row}: {len(cards)} cards, expected {width}", row=row, field="hands")
+        return np.array(parsed, dtype=np.uint8).reshape(-1, width)
+
+
+def _describe(ev: Evaluator, hands: np.ndarray) -> list[str]:
+    if hands.shape[1] == 3:
+        return [ev.evaluate(row).description for row in hands.tolist()]
+    return [ev.best_of(row).description for row in hands.tolist()]
