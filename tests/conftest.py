@@ -11,11 +11,25 @@ from hypothesis import strategies as st
 
 import prial
 
+from .bestof_reference import all_hands
+
 
 @pytest.fixture(scope="session")
 def all_three_card_hands() -> np.ndarray:
     """All 22,100 three-card hands of the 52-card pack, uint8 (22100, 3)."""
     return np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+
+
+@pytest.fixture(scope="session")
+def four_card_hands() -> np.ndarray:
+    """Every four-card hand of the 52-card pack."""
+    return all_hands(52, 4)
+
+
+@pytest.fixture(scope="session")
+def five_card_hands() -> np.ndarray:
+    """Every five-card hand of the 52-card pack."""
+    return all_hands(52, 5)
 
 
 @pytest.fixture(scope="session")

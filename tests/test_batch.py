@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 
 import prial
-from prial import Rules
-
-from prial import random_hands
+from prial import Rules, random_hands
 
 RULESETS = [Rules(), Rules(preset="teen_patti"), Rules(preset="three_card_poker"), Rules(lowball=True),
             Rules(wild="ak47", jokers=2)]

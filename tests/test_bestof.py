@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 import prial
 from prial import random_hands
 
+from .bestof_reference import all_hands, reference_keys
+
 RULESETS = {
     "brag": prial.Rules(),
     "teen_patti": prial.Rules(preset="teen_patti"),
@@ -30,30 +32,6 @@ RULESETS = {
 }
 
 
-def all_hands(pack: int, width: int) -> np.ndarray:
-    flat = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(pack), width)),
-                       dtype=np.uint8, count=comb(pack, width) * width)
-    return flat.reshape(-1, width)
-
-
-def discard_codes(cards: np.ndarray) -> np.ndarray:
-    cards = cards.astype(np.uint32)
-    return np.where(cards >= 52, 14, cards // 4 + 1)
-
-
-def reference_keys(ev: prial.Evaluator, hands: np.ndarray) -> np.ndarray:
-    """max over kept threes of strength << 8 | higher discard << 4 | lower discard."""
-    width = hands.shape[1]
-    best = np.zeros(len(hands), dtype=np.uint32)
-    for kept in itertools.combinations(range(width), 3):
-        dropped = [i for i in range(width) if i not in kept]
-        strength = ev.evaluate_batch(np.ascontiguousarray(hands[:, kept])).astype(np.uint32)
-        codes = [discard_codes(hands[:, i]) for i in dropped] + [np.zeros(len(hands), np.uint32)] * (2 - len(dropped))
-        hi, lo = np.maximum(codes[0], codes[1]), np.minimum(codes[0], codes[1])
-        np.maximum(best, strength << 8 | hi << 4 | lo, out=best)
-    return best
-
-
 def category_of_strength(ev: prial.Evaluator) -> np.ndarray:
     """Category by strength, read off every three-card hand of the pack."""
     cats = np.zeros(ev.classes + 1, dtype=np.int64)
@@ -61,16 +39,6 @@ def category_of_strength(ev: prial.Evaluator) -> np.ndarray:
         v = ev.evaluate(list(hand))
         cats[v.strength] = int(v.category)
     return cats
-
-
-@pytest.fixture(scope="module")
-def four_card_hands() -> np.ndarray:
-    return all_hands(52, 4)
-
-
-@pytest.fixture(scope="module")
-def five_card_hands() -> np.ndarray:
-    return all_hands(52, 5)
 
 
 def test_combination_counts(four_card_hands, five_card_hands):
@@ -219,47 +187,3 @@ def test_order_never_matters(cards, rnd):
     assert a == b
     batch = np.array([cards, shuffled], dtype=np.uint8)
     assert prial.best_of_batch(batch).tolist() == [a.key, a.key]
-
-
-@pytest.fixture(params=["scalar", "avx2", "avx512"])
-def simd_level(request):
-    """Each batch-kernel level this CPU has, restored afterwards."""
-    levels = ["scalar", "avx2", "avx512"]
-    if levels.index(request.param) > levels.index(prial._core.supported_simd_level()):
-        pytest.skip(f"CPU lacks {request.param}")
-    before = prial._core.simd_level()
-    prial._core._set_simd_level(request.param)
-    yield request.param
-    prial._core._set_simd_level(before)
-
-
-def test_every_kernel_level_agrees(simd_level, brag, four_card_hands, five_card_hands):
-    # Exhaustive four-card hands, a sample of five, and tails that are not a
-    # whole vector.
-    assert np.array_equal(brag.best_of_batch(four_card_hands), reference_keys(brag, four_card_hands))
-    five = np.ascontiguousarray(five_card_hands[::7])
-    assert np.array_equal(brag.best_of_batch(five), reference_keys(brag, five))
-    for hands in (four_card_hands[:1003], five_card_hands[-1003:]):
-        odd = np.ascontiguousarray(hands)
-        assert np.array_equal(brag.best_of_batch(odd, threads=1), reference_keys(brag, odd))
-
-
-def test_every_kernel_level_with_jokers(simd_level):
-    ev = prial.Evaluator(prial.Rules(jokers=3, wild="deuces"))
-    for width in (4, 5):
-        hands = random_hands(20_003, width, seed=width, pack=ev.pack_size)
-        assert np.array_equal(ev.best_of_batch(hands), reference_keys(ev, hands))
-
-
-@pytest.mark.parametrize("width", [4, 5])
-@pytest.mark.parametrize("row", [0, 7, 8, 255, 1000])
-@pytest.mark.parametrize("bad", ["duplicate", "255", "joker"])
-def test_every_kernel_level_rejects_bad_rows(simd_level, width, row, bad):
-    hands = random_hands(1003, width, seed=row)
-    if bad == "duplicate":
-        hands[row, width - 1] = hands[row, 0]
-    else:
-        hands[row, row % width] = 255 if bad == "255" else 52
-    with pytest.raises(prial.InvalidHandError, match=f"row {row}:") as info:
-        prial.best_of_batch(hands, threads=1)
-    assert info.value.row == row

@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 import prial
+from prial import random_hands
 from prial.client import Client, PrialRpcError
 from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
-
-from prial import random_hands
 
 RULESETS = [
     prial.Rules(),
@@ -59,16 +58,6 @@ def test_five_card_text_hands_described_by_their_best_three(grpc_client, brag):
     best = [brag.best_of(t) for t in texts]
     assert result.keys.tolist() == [b.key for b in best]
     assert result.descriptions == [b.description for b in best]
-
-
-def test_descriptions_are_bounded(grpc_client):
-    from prial.service.servicer import DESCRIBE_LIMIT
-
-    hands = random_hands(DESCRIBE_LIMIT + 1, 3, seed=8)
-    with pytest.raises(PrialRpcError) as info:
-        grpc_client.evaluate(hands, describe=True)
-    assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert grpc_client.evaluate(hands).strengths.size == DESCRIBE_LIMIT + 1
 
 
 def test_descriptions_only_when_asked(grpc_client):

@@ -19,11 +19,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import prial
+from prial import random_hands
 from prial.client import Client, PrialRpcError
 
-from prial import random_hands
 from .grpc_helpers import ServerProcess, free_port
-
 
 ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown",
             "SettleCasino", "Odds", "Equity")
@@ -69,6 +68,7 @@ def test_generated_code_matches_runtime_versions():
     """The build's grpcio-tools fixes the gencode versions; the runtime pins
     in pyproject.toml must cover them (the imports would fail otherwise)."""
     import google.protobuf
+
     from prial.v1 import prial_pb2, prial_pb2_grpc
 
     source = open(prial_pb2.__file__).read()
@@ -249,13 +249,3 @@ def test_every_proto_declaration_is_documented():
     ]
     assert not undocumented, "\n".join(undocumented)
     assert sum(1 for line in lines if declaration.match(line)) > 150
-
-
-def test_heap_trim_schedule_idle_and_under_load():
-    from prial.service.heap import TrimSchedule
-
-    schedule = TrimSchedule(calls=0, now=0.0, under_load_seconds=30.0)
-    assert schedule.due(calls=0, now=1.0)  # idle: trimmed at every look
-    busy = [schedule.due(calls=10 * second, now=float(second)) for second in range(2, 62)]
-    assert busy.count(True) == 2 and busy.index(True) == 29  # under load: every 30 s only
-    assert schedule.due(calls=610, now=62.0)  # idle again (no call since the last look): at once

@@ -1,4 +1,4 @@
-"""prial score: the column parser, formats, adjudication against a simple
+"""prial score: formats, adjudication against a simple
 reference, bad rows and the errors file, chunking, --strict, the CLI."""
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ import pyarrow.parquet as pq
 import pytest
 
 import prial
-from prial import _core
-from prial.score.chunk import parse_text_cards
 from prial.cli import main
 
 SUITS = "cdhs"
@@ -37,63 +35,6 @@ def hand_text(cards: list[int], style: int) -> str:
     parts = [card_text(c, style) for c in cards]
     return [" ".join, ",".join, "".join][style % 3](parts)
 
-
-# ---- the column parser ----
-
-def test_column_parser_agrees_with_parse_cards():
-    rng = random.Random(7)
-    texts, expected = [], []
-    for i in range(3000):
-        width = rng.choice([3, 4, 5])
-        cards = rng.sample(range(52), width)
-        text = hand_text(cards, i % 3)
-        texts.append(text)
-        expected.append(prial.parse_cards(text))
-        assert expected[-1] == cards
-    column = pa.array(texts)
-    for array in (column, column.cast(pa.large_string()), column.slice(17),
-                  pa.chunked_array([column.slice(0, 1000), column.slice(1000)])):
-        skip = 17 if len(array) == len(texts) - 17 else 0
-        cards, counts, status, where = parse_text_cards(array, 52)
-        assert (status == 0).all() and (where == 0).all()
-        for row, want in enumerate(expected[skip:]):
-            assert counts[row] == len(want)
-            assert cards[row, : len(want)].tolist() == want
-            assert (cards[row, len(want):] == 0xFF).all()
-
-
-@pytest.mark.parametrize(
-    ("text", "status", "where", "message"),
-    [
-        (None, 1, 0, None),
-        ("Zz Ah 2c", 2, 1, "card 1 ('Zz'): unknown rank 'Z'"),
-        ("Ah K 2c", 3, 2, "card 2 ('K'): missing suit"),
-        ("Ah 2c Kx", 4, 3, "card 3 ('Kx'): unknown suit 'x'"),
-        ("X1 X1 2c", 5, 2, "card 2 ('X1'): joker X1 appears twice"),
-        ("X X X X", 6, 4, "card 4 ('X'): more than three jokers"),
-        ("Ah Kh Qh Jh Th 9h", 7, 6, "card 6 ('9h'): more than 5 cards"),
-        ("Ah Kh Ah", 8, 3, "duplicate card Ah at positions 0 and 2"),
-        ("X Ah 2c", 9, 1, "joker X1 (index 52) but the rules have 0 joker(s)"),
-    ],
-)
-def test_column_parser_statuses(text, status, where, message):
-    cards, counts, statuses, wheres = parse_text_cards(pa.array(["As Ks Qs", text, "2c 2d 2h"]), 52)
-    assert statuses.tolist() == [0, status, 0]
-    assert wheres[1] == where
-    assert cards[0, :3].tolist() == [51, 47, 43] and cards[2, :3].tolist() == [0, 1, 2]
-    if message is not None:
-        assert message in _core._text_hand_problem(text, 5, 52)
-    if status in (2, 3, 4, 5, 6):  # grammar errors: parse_cards says the same
-        with pytest.raises(prial.InvalidHandError, match=message.replace("(", r"\(").replace(")", r"\)")):
-            prial.parse_cards(text)
-
-
-def test_column_parser_jokers_in_pack():
-    _, counts, status, _ = parse_text_cards(pa.array(["X Ah 2c", "Joker X2 3d"]), 54)
-    assert status.tolist() == [0, 0] and counts.tolist() == [3, 3]
-
-
-# ---- a random deal log and a deliberately simple reference ----
 
 def make_log(deals: int, seed: int, bad: bool = True):
     """Rows (dicts) and, per row, whether it is bad; deals of 2-5 players of
@@ -377,22 +318,6 @@ def test_cli_summary_and_files(tmp_path, capsys):
     assert json.loads((tmp_path / "scored.csv.summary.json").read_text())["rows_in"] == summary["rows_in"]
     assert not (tmp_path / "scored.csv.parts").exists()
     assert np.isclose(sum(summary["categories"].values()), summary["rows_out"])
-
-
-def test_progress_bar_on_a_terminal_only():
-    import io
-
-    from prial.score.progress import Progress
-
-    quiet = io.StringIO()  # not a terminal
-    Progress(total=100, stream=quiet).update(50, force=True)
-    assert quiet.getvalue() == ""
-    shown = io.StringIO()
-    bar = Progress(total=100, stream=shown, enabled=True)
-    bar.update(50, force=True)
-    assert "50%" in shown.getvalue() and "rows/s" in shown.getvalue() and "ETA" in shown.getvalue()
-    bar.finish(100)
-    assert shown.getvalue().endswith("\n") and "100%" in shown.getvalue()
 
 
 def test_adjudication_agrees_with_prial_showdown(deal_log, tmp_path):

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import prial
-from prial.score.sample import sample_deals, write_sample_log
+from prial import sample_deals, write_sample_log
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")

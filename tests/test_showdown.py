@@ -10,9 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 import prial
-from prial import InvalidHandError, InvalidShowdownError, Player
-
-from prial import random_hands
+from prial import InvalidHandError, InvalidShowdownError, Player, random_hands
 
 from .conftest import legal_showdowns
 

@@ -11,7 +11,6 @@ repeated, and then to the same cards; a rejected row has a reason.
 
 from __future__ import annotations
 
-import numpy as np
 import pyarrow as pa
 from _harness import Input, instrumented_imports, run
 

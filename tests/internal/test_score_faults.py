@@ -116,8 +116,7 @@ def test_killed_while_removing_its_parts_then_resume(log, reference, tmp_path, m
     # summary are written, the parts directory is being removed.  The
     # journal used to outlive some parts, and --resume then failed on a
     # missing part file.
-    from prial.score import job, parts
-    from prial.score import ScoreOptions
+    from prial.score import ScoreOptions, job, parts
 
     real_rmtree = parts.shutil.rmtree
 

@@ -25,7 +25,7 @@ from prial.client import Client, PrialRpcError, evaluate_request
 from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
 
-from .grpc_helpers import ServerProcess
+from ..grpc_helpers import ServerProcess
 
 BATCHES = [np.random.default_rng(seed).integers(0, 52, (500, 3), dtype=np.uint8) for seed in range(400)]
 # Rows with a repeated card would end the stream with INVALID_ARGUMENT: keep distinct cards only.

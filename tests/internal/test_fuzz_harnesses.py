@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from prial import _core
 
-FUZZ_DIR = Path(__file__).parent / "fuzz"
+FUZZ_DIR = Path(__file__).parent.parent / "fuzz"
 HARNESSES = sorted(p.stem for p in FUZZ_DIR.glob("fuzz_*.py"))
 
 

@@ -12,22 +12,12 @@ import numpy as np
 import pytest
 
 import prial
-from prial import Rules, _core
+from prial import Rules, _core, random_hands
 
-from prial import random_hands
+from .conftest import LEVELS
 
-ALL_LEVELS = ["scalar", "avx2", "avx512"]
-LEVELS = ALL_LEVELS[: ALL_LEVELS.index(_core.supported_simd_level()) + 1]
 # Longer than two AVX-512 blocks (64 hands) and 1024-hand chunks plus a tail.
 BLOCKY = 64 * 3 + 37
-
-
-@pytest.fixture(params=LEVELS)
-def level(request):
-    before = _core.simd_level()
-    _core._set_simd_level(request.param)
-    yield request.param
-    _core._set_simd_level(before)
 
 
 def every_order(hands: np.ndarray) -> np.ndarray:
@@ -48,7 +38,7 @@ RULESETS = [Rules(), Rules(preset="teen_patti"), Rules(preset="three_card_poker"
 
 
 @pytest.mark.parametrize("rules", RULESETS, ids=repr)
-def test_every_hand_in_every_order(level, rules):
+def test_every_hand_in_every_order(simd_level, rules):
     ev = prial.Evaluator(rules)
     hands = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
     assert len(hands) == ev.slots  # 22,100 or 26,235
@@ -56,7 +46,7 @@ def test_every_hand_in_every_order(level, rules):
     assert np.array_equal(ev.evaluate_batch(every_order(hands), threads=1), expected)
 
 
-def test_lengths_0_to_100(level):
+def test_lengths_0_to_100(simd_level):
     ev = prial.Evaluator()
     hands = random_hands(100, 3, seed=5)
     expected = single_calls(ev, hands)
@@ -65,7 +55,7 @@ def test_lengths_0_to_100(level):
         assert got.shape == (n,) and got.tolist() == expected[:n]
 
 
-def test_long_batch_matches_scalar_level(level):
+def test_long_batch_matches_scalar_level(simd_level):
     ev = prial.Evaluator(Rules(wild="deuces", jokers=1))
     hands = random_hands(50_000 + 13, 3, seed=9, pack=ev.pack_size)
     got = ev.evaluate_batch(hands, threads=1)
@@ -92,7 +82,7 @@ def expect_bad_row(ev: prial.Evaluator, hands: np.ndarray, row: int, threads: in
     assert f"row {row}:" in str(info.value)
 
 
-def test_bad_rows_at_every_offset(level):
+def test_bad_rows_at_every_offset(simd_level):
     ev = prial.Evaluator()
     base = random_hands(BLOCKY, 3, seed=21)
     cases = bad_hands()
@@ -104,7 +94,7 @@ def test_bad_rows_at_every_offset(level):
             expect_bad_row(ev, broken, offset)
 
 
-def test_every_bad_kind_is_reported(level):
+def test_every_bad_kind_is_reported(simd_level):
     ev = prial.Evaluator()
     base = random_hands(BLOCKY, 3, seed=22)
     for name, bad in bad_hands():
@@ -114,7 +104,7 @@ def test_every_bad_kind_is_reported(level):
             expect_bad_row(ev, broken, offset)
 
 
-def test_first_of_several_bad_rows(level):
+def test_first_of_several_bad_rows(simd_level):
     ev = prial.Evaluator()
     base = random_hands(5000, 3, seed=23)
     for first, second in ((3, 4), (70, 5), (1023, 1024), (4990, 4999), (100, 4000)):
@@ -124,7 +114,7 @@ def test_first_of_several_bad_rows(level):
         expect_bad_row(ev, broken, min(first, second))
 
 
-def test_jokers_depend_on_the_pack(level):
+def test_jokers_depend_on_the_pack(simd_level):
     hands = random_hands(BLOCKY, 3, seed=24, pack=52)
     hands[77] = [52, 3, 9]
     expect_bad_row(prial.Evaluator(), hands, 77)
@@ -134,7 +124,7 @@ def test_jokers_depend_on_the_pack(level):
     expect_bad_row(with_joker, hands, 80)
 
 
-def test_threads_and_levels_agree(level):
+def test_threads_and_levels_agree(simd_level):
     hands = random_hands(300_000, 3, seed=25)
     one = prial.evaluate_batch(hands, threads=1)
     assert np.array_equal(one, prial.evaluate_batch(hands, threads=2))

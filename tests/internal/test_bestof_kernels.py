@@ -1,0 +1,44 @@
+"""best_of_batch on every batch-kernel level this CPU has: the same keys
+as the reference, jokers included, and the same bad rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import prial
+from prial import random_hands
+
+from ..bestof_reference import reference_keys
+
+
+def test_every_kernel_level_agrees(simd_level, brag, four_card_hands, five_card_hands):
+    # Exhaustive four-card hands, a sample of five, and tails that are not a
+    # whole vector.
+    assert np.array_equal(brag.best_of_batch(four_card_hands), reference_keys(brag, four_card_hands))
+    five = np.ascontiguousarray(five_card_hands[::7])
+    assert np.array_equal(brag.best_of_batch(five), reference_keys(brag, five))
+    for hands in (four_card_hands[:1003], five_card_hands[-1003:]):
+        odd = np.ascontiguousarray(hands)
+        assert np.array_equal(brag.best_of_batch(odd, threads=1), reference_keys(brag, odd))
+
+
+def test_every_kernel_level_with_jokers(simd_level):
+    ev = prial.Evaluator(prial.Rules(jokers=3, wild="deuces"))
+    for width in (4, 5):
+        hands = random_hands(20_003, width, seed=width, pack=ev.pack_size)
+        assert np.array_equal(ev.best_of_batch(hands), reference_keys(ev, hands))
+
+
+@pytest.mark.parametrize("width", [4, 5])
+@pytest.mark.parametrize("row", [0, 7, 8, 255, 1000])
+@pytest.mark.parametrize("bad", ["duplicate", "255", "joker"])
+def test_every_kernel_level_rejects_bad_rows(simd_level, width, row, bad):
+    hands = random_hands(1003, width, seed=row)
+    if bad == "duplicate":
+        hands[row, width - 1] = hands[row, 0]
+    else:
+        hands[row, row % width] = 255 if bad == "255" else 52
+    with pytest.raises(prial.InvalidHandError, match=f"row {row}:") as info:
+        prial.best_of_batch(hands, threads=1)
+    assert info.value.row == row

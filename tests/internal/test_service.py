@@ -1,0 +1,70 @@
+"""The service's internals: a servicer in process (errors logged without
+the request), descriptions bounded per batch, the heap-trim schedule."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+import pytest
+
+from prial import random_hands
+from prial.client import PrialRpcError
+from prial.server import PrialService, ServeOptions
+from prial.service.heap import TrimSchedule
+from prial.service.observability import Metrics, Observer
+from prial.service.servicer import DESCRIBE_LIMIT
+from prial.v1 import prial_pb2 as pb
+
+
+class Aborted(Exception):
+    pass
+
+
+class Context:
+    def abort(self, code, details):
+        raise Aborted(code, details)
+
+    def abort_with_status(self, status):
+        raise Aborted(status.code, status.details)
+
+    def is_active(self):
+        return True
+
+
+def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
+    # An unexpected exception's message can quote the request: pybind11's
+    # "incompatible function arguments ... Invoked with: <the cards>" did,
+    # before a fuzz finding was fixed.  The log keeps where, not what.
+    service = PrialService(ServeOptions(), Observer(Metrics(), False))
+
+    class Exploding:
+        def _showdown_message(self, players, *args):
+            raise TypeError(f"Invoked with: {list(players)!r}")  # the request's cards, as pybind11 would
+
+    monkeypatch.setattr(service, "_evaluator", lambda request: Exploding())
+    request = pb.ShowdownRequest(players=[pb.Player(id="a", cards=pb.Cards(indices=bytes([48, 49, 50]))),
+                                          pb.Player(id="b", cards=pb.Cards(text="2c 2d 2h"))])
+    with caplog.at_level(logging.INFO, logger="prial.server"):
+        with pytest.raises(Aborted) as info:
+            service.Showdown(request, Context())
+    assert info.value.args[0] == grpc.StatusCode.INTERNAL
+    text = caplog.text + "".join(str(r.exc_info) for r in caplog.records if r.exc_info)
+    assert "internal error in Showdown" in text and "TypeError" in text
+    assert "[48, 49, 50]" not in text and "2c 2d 2h" not in text
+
+
+def test_descriptions_are_bounded(grpc_client):
+    hands = random_hands(DESCRIBE_LIMIT + 1, 3, seed=8)
+    with pytest.raises(PrialRpcError) as info:
+        grpc_client.evaluate(hands, describe=True)
+    assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert grpc_client.evaluate(hands).strengths.size == DESCRIBE_LIMIT + 1
+
+
+def test_heap_trim_schedule_idle_and_under_load():
+    schedule = TrimSchedule(calls=0, now=0.0, under_load_seconds=30.0)
+    assert schedule.due(calls=0, now=1.0)  # idle: trimmed at every look
+    busy = [schedule.due(calls=10 * second, now=float(second)) for second in range(2, 62)]
+    assert busy.count(True) == 2 and busy.index(True) == 29  # under load: every 30 s only
+    assert schedule.due(calls=610, now=62.0)  # idle again (no call since the last look): at once
