@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..cards import CardsLike, cards_of, check_no_shared_cards
-from ..categories import Category
+from ..categories import Category, parse_category
 from ..errors import InvalidShowdownError
 from ..evaluator import Evaluator, evaluator_for
 from ..rules import Rules
@@ -74,7 +74,7 @@ def crash_showdown(
     """
     ev = evaluator_for(rules)
     weights = _weights(scoring)
-    floor = _category_floor(min_category)
+    floor = None if min_category is None else parse_category(min_category, "min_category")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
     for i, p in enumerate(players):
@@ -162,17 +162,6 @@ def _player_hands(p: CrashPlayer) -> list[list[int]]:
 def _value(ev: Evaluator, cards: list[int]) -> tuple[int, str, Category]:
     v = ev.evaluate(cards)
     return v.strength, v.description, v.category
-
-
-def _category_floor(min_category: Category | str | None) -> Category | None:
-    if min_category is None:
-        return None
-    try:
-        category = Category[min_category.upper()] if isinstance(min_category, str) else Category(min_category)
-    except (KeyError, ValueError):
-        raise InvalidShowdownError(
-            f"min_category must be a prial.Category or its name, got {min_category!r}") from None
-    return category
 
 
 def _foul(values: list[tuple[int, str, Category]], floor: Category | None,

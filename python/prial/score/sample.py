@@ -3,7 +3,8 @@
 Deals of three-card Brag from a shuffled pack, one row per player, in the
 log format ``prial score`` reads (README, "Scoring hand logs"): some players
 fold, about three deals in ten end in a see between the last two players,
-and the ``won`` column is a coin toss, so the scored log shows disputes.
+and the ``won`` column is a coin toss, so the scored log shows disputes;
+every deal can be adjudicated.
 Built column-wise with numpy (the card text is assembled straight into an
 Arrow string buffer): ten million rows take seconds.
 """
@@ -60,7 +61,9 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
     hands = order.reshape(deals * players, 3)
     player = np.tile(np.arange(players, dtype=np.int8), deals)
     see = np.repeat(rng.random(deals) < 0.3, players)
-    folded = np.where(see, player < players - 2, rng.random(deals * players) < 0.15)
+    folded = np.where(see, player < players - 2, rng.random(deals * players) < 0.15).reshape(deals, players)
+    folded[folded.all(axis=1), 0] = False  # somebody always stays in to win the pot
+    folded = folded.reshape(-1)
     return pa.table({
         "deal_id": pa.array(np.repeat(np.arange(first_deal, first_deal + deals, dtype=np.int64), players)),
         "player": pa.array(player),
