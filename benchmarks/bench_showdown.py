@@ -4,7 +4,7 @@ Run: ``python -m pytest benchmarks/bench_showdown.py`` — sees in bulk for
 three, four and five cards next to the unfused way (both hands valued by the
 batch call, compared in numpy) over the same arrays, and heads-up exact
 equity per hand.  ``prial bench`` prints the same figures as a table.
-Targets (issue 4): showdown_batch >= 50M sees/s on one thread for three
+Targets: showdown_batch >= 50M sees/s on one thread for three
 cards; heads-up exact equity <= 5 ms per three-card hand.
 """
 

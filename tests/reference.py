@@ -1,10 +1,10 @@
 """A deliberately simple reference for three-card Brag, written apart from
 the C++ core: plain Python, tuples compared by Python, no shared code.
 
-Ranks here are face values 2..14 (ace = 14), suits 'cdhs', cards the SPEC
-index.  ``reference_strengths(rules)`` returns, for every combination of the
-rules' pack in ``itertools.combinations`` order, the dense strength the
-SPEC defines, so it can be compared with the native tables one to one.
+Ranks here are face values 2..14 (ace = 14), suits 'cdhs', cards the
+index of docs/rules.md.  ``reference_strengths(rules)`` returns, for every combination of the
+rules' pack in ``itertools.combinations`` order, the dense strength
+docs/rules.md defines, so it can be compared with the native tables one to one.
 """
 
 from __future__ import annotations

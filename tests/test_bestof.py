@@ -1,4 +1,4 @@
-"""Best three of four / five (SPEC §4) against a simple numpy reference.
+"""Best three of four / five (docs/rules.md) against a simple numpy reference.
 
 The reference keeps each possible three, scores it with the three-card
 evaluator (evaluate_batch) and its discards with the documented codes

@@ -1,4 +1,4 @@
-"""Casino Brag / Three Card Poker settlement and exact house edges (SPEC §5)."""
+"""Casino Brag / Three Card Poker settlement and exact house edges (docs/rules.md)."""
 
 from __future__ import annotations
 

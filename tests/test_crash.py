@@ -1,4 +1,4 @@
-"""Thirteen-card Brag (Crash) scoring (SPEC §5)."""
+"""Thirteen-card Brag (Crash) scoring (docs/rules.md, "Crash")."""
 
 from __future__ import annotations
 

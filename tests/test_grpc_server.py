@@ -236,7 +236,7 @@ def test_prial_call_from_the_command_line(grpc_server):
 
 
 def test_every_proto_declaration_is_documented():
-    """SPEC §7 / issue 5: every service, RPC, message, enum, field and enum
+    """Every service, RPC, message, enum, field and enum
     value in the proto carries a comment right above it."""
     proto = Path(__file__).resolve().parent.parent / "protos" / "prial" / "v1" / "prial.proto"
     lines = proto.read_text().splitlines()

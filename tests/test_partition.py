@@ -1,4 +1,4 @@
-"""Partitioning (SPEC §4) against brute-force enumeration of every split."""
+"""Partitioning (docs/rules.md) against brute-force enumeration of every split."""
 
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ def reference_key(text: str) -> int:
 
 
 def reference_winners(deal: list[dict], any_bad: bool):
-    """The winning players of a deal by SPEC §5, or None if it is invalid."""
+    """The winning players of a deal by the showdown rules, or None if it is invalid."""
     if any_bad or len({len(prial.parse_cards(r["cards"])) for r in deal}) > 1:
         return None
     if any(r["folded"] and r["seer"] for r in deal):

@@ -1,7 +1,7 @@
-"""Security review of the service (issue 7): no card contents in the
+"""Security review of the service: no card contents in the
 server's log on any path, limits on concurrency and stream lengths, and
 TLS rejections beyond test_grpc_security.py (an expired client
-certificate, a server certificate for another name).  README: SECURITY."""
+certificate, a server certificate for another name).  docs/service.md: security."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Showdown adjudication (SPEC §5): sees, blind rules, agreed showdowns,
+"""Showdown adjudication (docs/rules.md, "Showdowns"): sees, blind rules, agreed showdowns,
 pots and covering, and sees in bulk."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def test_payouts_always_balance_and_are_integers(table):
     json.dumps(r.to_dict())
 
 
-# ---- who wins and who is paid, against a plain reading of SPEC §5 ----
+# ---- who wins and who is paid, against a plain reading of the showdown rules ----
 
 def _expected(players, options):
     """Winners, old-pot winners and payouts, worked out the simplest way:

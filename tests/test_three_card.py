@@ -1,4 +1,4 @@
-"""Standard Brag over all 22,100 hands, and the SPEC §2 facts."""
+"""Standard Brag over all 22,100 hands, and the facts docs/rules.md states."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def s(text: str) -> int:
         ("2c 2d 3h", "Ah Kd Jc"),
     ],
 )
-def test_spec_examples(stronger, weaker):
+def test_documented_examples(stronger, weaker):
     assert s(stronger) > s(weaker)
 
 

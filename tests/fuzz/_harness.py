@@ -2,7 +2,7 @@
 
 A harness is a module ``fuzz_<area>.py`` with one function
 ``one_input(data: bytes) -> None`` that turns the bytes into calls of prial
-entry points and checks what comes back.  The contract it enforces (SPEC §1):
+entry points and checks what comes back.  The contract it enforces (docs/rules.md, "Cards"):
 bad input raises ``prial.InvalidHandError`` (or a subclass); anything else
 escaping -- another exception, a crash, a wrong answer caught by an
 assertion -- is a finding.  Run one under atheris (coverage-guided)::

@@ -1,5 +1,5 @@
 """Fault tests of the service: shutdown mid-stream, cancelled and vanished
-clients (issue 7).  A real ``prial serve`` on 127.0.0.1 in a subprocess.
+clients.  A real ``prial serve`` on 127.0.0.1 in a subprocess.
 
 The rule they hold the server to: a client either gets every answer and
 OK, or a non-OK status -- never a stream that ends cleanly short of its

@@ -1,5 +1,5 @@
 """``prial score`` killed with SIGKILL at random moments and resumed, over
-many seeds (issue 7): the output and the errors file always come out
+many seeds: the output and the errors file always come out
 complete and byte-identical to an uninterrupted run.
 
 Each seed kills the same job up to five times -- at a random time, or once
