@@ -2,9 +2,9 @@
 
 Seeded four-player thirteen-card deals.  Table A: seat 0 splits with
 ``expected_points``, seats 1-3 with ``lexicographic``.  Table B, the same
-deals: every seat ``lexicographic``.  Scoring (docs/rules.md,
-"Crash", 1 point a position): position by position a unique best hand scores 1, a tie for best
-(stick-up) scores nobody; the player whose hands use all four cards of the
+deals: every seat ``lexicographic``.  Scoring (docs/rules.md, "Crash", 1
+point a position): position by position a unique best hand scores 1, a tie
+for best (stick-up) scores nobody; the player whose hands use all four cards of the
 best four of a kind at the table (4s, then A, K ... 2) scores 1 more.  A
 crash (every position won) is worth its four points, as in
 ``prial.crash_showdown``.  Reported: seat 0's points per deal in both
