@@ -52,12 +52,12 @@ def test_ante_bonus_lines(hand, pays):
     assert bets(r)["ante_bonus"] == ("win" if pays else "none", 10 * pays)
 
 
-@pytest.mark.parametrize("hand, spec, pair_plus", [
+@pytest.mark.parametrize("hand, casino_brag, pair_plus", [
     ("5s 5h 5d", 40, 30), ("Js Ts 9s", 30, 40), ("Js Th 9s", 6, 6), ("Ks 9s 4s", 4, 4),
     ("Ks Kh 4s", 1, 1), ("Ks 9h 4s", -1, -1),
 ])
-def test_pair_bonus_lines(hand, spec, pair_plus):
-    for table, pays in ((prial.SPEC_PAYTABLE, spec), (prial.PAIR_PLUS_1_4_6_30_40, pair_plus)):
+def test_pair_bonus_lines(hand, casino_brag, pair_plus):
+    for table, pays in ((prial.CASINO_BRAG_PAYTABLE, casino_brag), (prial.PAIR_PLUS_1_4_6_30_40, pair_plus)):
         r = prial.settle_casino(hand, "Ac Kd 2c", 10, None, pair_bonus=3, paytable=table)
         assert bets(r)["pair_bonus"][1] == 3 * pays
         assert r.net == -10 + 3 * pays  # folded: the ante is lost, the pair bonus still settles
