@@ -129,7 +129,7 @@ struct ScanOutcome {
   int joker = 0;          // the repeated joker (1..3), for kJokerTwice
 };
 
-// The one card grammar (SPEC §1), shared by parse_cards and the column
+// The one card grammar (docs/rules.md, "Cards"), shared by parse_cards and the column
 // parser.  Calls emit(card) for each card in order; emit returns false when
 // it has no room for another card (kTooManyCards).  Never throws.
 template <class Emit>

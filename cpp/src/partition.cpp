@@ -451,7 +451,7 @@ double Partitioner::win_probability(int position, Strength strength) const noexc
 
 namespace {
 
-// SPEC §5: fours rank highest among four-of-a-kind bonuses, then A, K ... 2
+// docs/rules.md, "Crash": fours rank highest among four-of-a-kind bonuses, then A, K ... 2
 // (rank codes: 0 is a two, 2 a four, 12 an ace).
 constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
 
@@ -464,7 +464,7 @@ double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept
 Split Partitioner::split_unchecked(const Card* cards) const noexcept {
   Search search(*table_, options_.hands, threshold_, cards, options_.cards);
   if (options_.objective == Objective::Lexicographic) return search.lexicographic();
-  // Crash bonuses (SPEC §5): every four of a kind in the deal, best first,
+  // Crash bonuses (docs/rules.md, "Crash"): every four of a kind in the deal, best first,
   // with the chance that no opponent can hold a better one.
   std::array<unsigned, kRanks> fours{};
   std::array<double, kRanks> bonus{};

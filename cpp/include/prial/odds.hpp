@@ -1,4 +1,4 @@
-// Exact odds by enumeration (SPEC §5 "odds"): category counts over every
+// Exact odds by enumeration (docs/rules.md, "Odds"): category counts over every
 // hand of the pack, and a hand's equity against random opponent hands dealt
 // from the unseen cards (every deal when feasible, else a seeded sample).
 #pragma once

@@ -1,4 +1,5 @@
-// Rulesets and the order of natural three-card hands (SPEC §2, §3).
+// Rulesets and the order of natural three-card hands (docs/rules.md,
+// "Hand ranking" and "Rulesets").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Showdown adjudication (SPEC §5): one showdown decided in full (a see or
+// Showdown adjudication (docs/rules.md, "Showdowns"): one showdown decided in full (a see or
 // an agreed showdown, pots, covering) and two-player sees in bulk.  In a
 // see the seen player shows first and the seer wins only with a strictly
 // better hand; equal hands go to the seen player (four/five cards: after
