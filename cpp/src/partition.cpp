@@ -449,14 +449,6 @@ double Partitioner::win_probability(int position, Strength strength) const noexc
   return std::pow(model_->below(position, strength), options_.opponents);
 }
 
-namespace {
-
-// docs/rules.md, "Crash": fours rank highest among four-of-a-kind bonuses, then A, K ... 2
-// (rank codes: 0 is a two, 2 a four, 12 an ace).
-constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
-
-}  // namespace
-
 double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept {
   return std::pow(1.0 - opponent_four_probability_, options_.opponents * better_ranks_unheld);
 }

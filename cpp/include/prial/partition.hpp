@@ -63,6 +63,11 @@ inline constexpr int kModelDeals = 40000;
 inline constexpr double kMaxCrashValue = 1000;
 inline constexpr std::uint64_t kModelSeed = 0x5052494131334342ull;  // fixed: deterministic answers
 
+// Ranks in the order four-of-a-kind bonuses rank them, strongest first
+// (docs/rules.md, "Crash"): fours highest, then A, K ... 2 (rank codes: 0 is
+// a two, 2 a four, 12 an ace).
+inline constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
+
 struct PartitionOptions {
   int cards = 13;
   int hands = 4;
