@@ -97,6 +97,15 @@ constexpr unsigned rank_index(unsigned r0, unsigned r1, unsigned r2, bool suited
   return r0 + (r1 + 1) * r1 / 2 + (r2 + 2) * (r2 + 1) * r2 / 6 + (suited ? kSuitedOffset : 0);
 }
 
+// The Category of every strength class, indexed by strength (1..classes;
+// index 0, no hand, holds 0).
+std::vector<Category> categories_by_strength(const ThreeCardTable& table);
+
+// Every category, strongest first by the strongest hand it holds in the
+// table; categories no hand of the ruleset falls in (if any) last, in code
+// order.
+std::array<Category, kCategories> category_order(const ThreeCardTable& table);
+
 // Tables are built once per ruleset and shared by every Evaluator that asks
 // for the same rules (thread-safe).
 std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules);
