@@ -42,12 +42,12 @@ def test_evaluate_batch_one_thread_per_kernel_level(benchmark, hands, level):
     if KERNEL_LEVELS.index(level) > KERNEL_LEVELS.index(_core.supported_simd_level()):
         pytest.skip(f"this CPU has no {level}")
     active = _core.simd_level()
-    _core._set_simd_level(level)
+    _core.set_simd_level(level)
     try:
         benchmark.extra_info.update(hands=ROWS, simd_level=level)
         benchmark(prial.evaluate_batch, hands, threads=1)
     finally:
-        _core._set_simd_level(active)
+        _core.set_simd_level(active)
 
 
 @pytest.mark.parametrize("form", ["indices", "text"])

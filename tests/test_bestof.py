@@ -228,9 +228,9 @@ def simd_level(request):
     if levels.index(request.param) > levels.index(prial._core.supported_simd_level()):
         pytest.skip(f"CPU lacks {request.param}")
     before = prial._core.simd_level()
-    prial._core._set_simd_level(request.param)
+    prial._core.set_simd_level(request.param)
     yield request.param
-    prial._core._set_simd_level(before)
+    prial._core.set_simd_level(before)
 
 
 def test_every_kernel_level_agrees(simd_level, brag, four_card_hands, five_card_hands):

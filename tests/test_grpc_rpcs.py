@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 import prial
-from prial import Category, CrashPlayer, Evaluator, Player, Rules
+from prial import Category, CrashPlayer, Evaluator, Player, Rules, _core
 from prial._wire import cards_to_proto, result_to_proto
 from prial.client import PrialRpcError
 from prial.v1 import prial_pb2 as pb
@@ -117,8 +117,8 @@ def _native_and_python_messages(players, options):
     # As the server passes them: the request's prial.v1.Player messages.
     request_players = [pb.Player(id=p.id, cards=cards_to_proto(p.cards, "cards"), blind=p.blind, stake=p.stake)
                        for p in players]
-    encoded = Evaluator(options.get("rules"))._showdown_message(
-        request_players, options.get("seer"), options.get("coverer"), options.get("cards_per_hand", 0), options.get("pot", 0),
+    encoded = _core.encode_showdown_response(
+        Evaluator(options.get("rules")), request_players, options.get("seer"), options.get("coverer"), options.get("cards_per_hand", 0), options.get("pot", 0),
         options.get("old_pot", 0))
     return pb.ShowdownResponse.FromString(encoded), expected
 
@@ -126,7 +126,7 @@ def _native_and_python_messages(players, options):
 @settings(max_examples=400, deadline=None)
 @given(legal_showdowns())
 def test_native_showdown_message_equals_the_python_results_message(table):
-    """The Showdown RPC's response is encoded by the core (wire.hpp); it must
+    """The Showdown RPC's response is encoded natively (showdown_response.hpp); it must
     be the message the generic converter builds from prial.showdown's result."""
     native, expected = _native_and_python_messages(*table)
     assert native == expected
@@ -164,7 +164,7 @@ def test_showdown_cannot_see_a_blind_man(grpc_client):
         grpc_client.showdown(players, seer="open")
     assert remote.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert remote.value.message == str(local.value)
-    assert remote.value.field_violations[0].field == "players"
+    assert remote.value.field_violations[0].field == "players[0]"  # the open seer
 
 
 @pytest.mark.parametrize("width", [3, 4, 5])

@@ -25,9 +25,9 @@ BLOCKY = 64 * 3 + 37
 @pytest.fixture(params=LEVELS)
 def level(request):
     before = _core.simd_level()
-    _core._set_simd_level(request.param)
+    _core.set_simd_level(request.param)
     yield request.param
-    _core._set_simd_level(before)
+    _core.set_simd_level(before)
 
 
 def every_order(hands: np.ndarray) -> np.ndarray:
@@ -69,7 +69,7 @@ def test_long_batch_matches_scalar_level(level):
     ev = prial.Evaluator(Rules(wild="deuces", jokers=1))
     hands = random_hands(50_000 + 13, 3, seed=9, pack=ev.pack_size)
     got = ev.evaluate_batch(hands, threads=1)
-    _core._set_simd_level("scalar")
+    _core.set_simd_level("scalar")
     assert np.array_equal(got, ev.evaluate_batch(hands, threads=1))
 
 
@@ -145,7 +145,7 @@ def test_threads_and_levels_agree(level):
 
 def test_set_level_rejects_unknown_names():
     with pytest.raises(prial.InvalidHandError, match="unknown SIMD level"):
-        _core._set_simd_level("sse9")
+        _core.set_simd_level("sse9")
     assert _core.simd_level() in LEVELS
 
 

@@ -295,3 +295,38 @@ def test_order_of_the_cards_never_matters(cards, rnd, objective):
     shuffled = list(cards)
     rnd.shuffle(shuffled)
     assert prial.partition(cards, objective=objective) == prial.partition(shuffled, objective=objective)
+
+
+def test_crash_value_adds_the_crash_term():
+    deal = "As Ad Ah Ks Kd Kh Qs Qd Qh Js Jd Jh 2c"  # four prials: a crash is likely
+    default = prial.partition(deal, objective="expected_points")
+    assert prial.partition(deal, objective="expected_points", crash_value=0.0) == default
+    valued = prial.partition(deal, objective="expected_points", crash_value=5.0)
+    assert valued.expected_points > default.expected_points
+    deals = np.array([prial.parse_cards(deal)], dtype=np.uint8)
+    hands, strengths = prial.partition_batch(deals, objective="expected_points", crash_value=5.0, threads=1)
+    assert list(strengths[0]) == list(valued.strengths)
+
+
+@pytest.mark.parametrize("crash_value", [-1.0, float("nan"), 1e9])
+def test_bad_crash_value(crash_value):
+    deal = "As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s"
+    with pytest.raises(prial.InvalidHandError, match="crash_value"):
+        prial.partition(deal, objective="expected_points", crash_value=crash_value)
+    with pytest.raises(prial.InvalidHandError, match="crash_value"):
+        prial.partition_batch(np.array([prial.parse_cards(deal)], dtype=np.uint8), objective="expected_points",
+                              crash_value=crash_value)
+
+
+@pytest.mark.parametrize("name", ["RUNNING_FLUSH", "running_flush", "running flush", prial.Category.RUNNING_FLUSH, 4])
+def test_min_category_spellings(name):
+    deal = "As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s"
+    assert prial.partition(deal, min_category=name) == prial.partition(deal, min_category=prial.Category.RUNNING_FLUSH)
+
+
+def test_unknown_min_category_is_named():
+    with pytest.raises(prial.InvalidHandError, match=r"min_category: unknown category 'quads' \(HIGH_CARD, ") as info:
+        prial.partition("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", min_category="quads")
+    assert info.value.field == "min_category"
+    with pytest.raises(prial.InvalidHandError, match="min_category must be a prial.Category, got 1.5"):
+        prial.partition("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", min_category=1.5)

@@ -23,8 +23,7 @@ from ._casino import PAIR_PLUS_1_4_6_30_40, PAYTABLES, SPEC_PAYTABLE, Paytable, 
 
 InvalidHandError.__module__ = "prial"
 InvalidShowdownError.__module__ = "prial"
-_core._register_types(HandValue, list(Category))
-_core._register_bestof_types(BestHand, Split)
+_core.register_result_types(HandValue, list(Category), BestHand, Split)
 
 parse_cards = _core.parse_cards
 format_cards = _core.format_cards
@@ -37,7 +36,7 @@ best_of_batch = _brag.best_of_batch
 partition = _brag.partition
 partition_batch = _brag.partition_batch
 
-__version__ = "0.1.0"
+__version__ = _core.__version__
 
 # Batch scoring of logs (prial score) needs pyarrow: imported on first use.
 _LAZY = {

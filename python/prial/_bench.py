@@ -173,12 +173,12 @@ def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespa
         for level in levels:
             if level == active:
                 continue
-            _core._set_simd_level(level)
+            _core.set_simd_level(level)
             figures.append(Figure(f"evaluate_batch, 1 thread, {level} kernel", len(hands),
                                   median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
                                   baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"))
     finally:
-        _core._set_simd_level(active)
+        _core.set_simd_level(active)
     return figures
 
 
@@ -193,7 +193,7 @@ def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
         hands = random_hands(rows, width, args.seed + width, ev.pack_size)
         ev.best_of_batch(hands[:1])  # builds the table, timed once below
         figures.append(Figure(f"build the {width}-card key table (once per ruleset)",
-                              math.comb(ev.pack_size, width), ev._best_of_build_seconds(width), unit="keys"))
+                              math.comb(ev.pack_size, width), _core.best_of_build_seconds(ev, width), unit="keys"))
         threes = [np.ascontiguousarray(hands[:, list(kept)]) for kept in itertools.combinations(range(width), 3)]
 
         def reference() -> None:

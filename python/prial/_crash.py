@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from . import _core
 from ._errors import InvalidShowdownError
 from ._evaluator import Evaluator, evaluator_for
 from ._hands import CardsLike, cards_of, check_no_shared_cards, unique_ids
@@ -31,11 +32,6 @@ class CrashPlayer:
     hands: Sequence[CardsLike] = field(default=())
     discards: CardsLike = ()
     declare_six_pairs: bool = False
-
-
-def _four_of_a_kind_order(rank: int) -> int:
-    """Fours rank highest, then A, K, Q ... 2."""
-    return 13 if rank == 2 else rank
 
 
 def _weights(scoring: str | Sequence[int]) -> tuple[int, ...]:
@@ -124,7 +120,7 @@ def crash_showdown(
     if not voided_by and not outright:
         with_four = [pid for pid in hands if fours[pid] is not None]
         if with_four:
-            bonus = max(with_four, key=lambda pid: _four_of_a_kind_order(fours[pid]))
+            bonus = min(with_four, key=lambda pid: _core.FOUR_OF_A_KIND_ORDER.index(fours[pid]))
             points[bonus] += 1
     results = tuple(
         CrashPlayerResult(
@@ -189,7 +185,7 @@ def _best_four(hands: list[list[int]]) -> int | None:
     """The best rank whose four cards are all in the player's hands."""
     counts = Counter(c >> 2 for h in hands for c in h if c < 52)
     ranks = [r for r, n in counts.items() if n == 4]
-    return max(ranks, key=_four_of_a_kind_order) if ranks else None
+    return min(ranks, key=_core.FOUR_OF_A_KIND_ORDER.index) if ranks else None  # strongest first
 
 
 def _thirteen_card_straight(hands: list[list[int]], discards: list[int]) -> bool:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 
 from . import _core
+from ._errors import InvalidHandError
 from ._rules import Rules
+from ._types import Category
 
 
 class Evaluator(_core.Evaluator):
@@ -32,6 +34,29 @@ class Evaluator(_core.Evaluator):
 
     def __repr__(self) -> str:
         return f"Evaluator({self._rules!r})"
+
+    # The native partition takes min_category as None or a Category (or its
+    # code) only; a name is parsed here first.
+    def partition(self, cards, hands=4, objective="lexicographic", min_category=None, opponents=3,
+                  crash_value=0.0):
+        return super().partition(cards, hands, objective, _min_category(min_category), opponents, crash_value)
+
+    def partition_batch(self, cards, hands=4, objective="lexicographic", min_category=None, opponents=3,
+                        crash_value=0.0, *, threads=None):
+        return super().partition_batch(cards, hands, objective, _min_category(min_category), opponents,
+                                       crash_value, threads=threads)
+
+
+def _min_category(value: object) -> object:
+    """A category name ("RUNNING_FLUSH", "running flush") as its Category;
+    anything else as it is (the native core checks it)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return Category[value.upper().replace(" ", "_")]
+    except KeyError:
+        names = ", ".join(c.name for c in Category)
+        raise InvalidHandError(f"min_category: unknown category '{value}' ({names})", field="min_category") from None
 
 
 @functools.lru_cache(maxsize=32)

@@ -31,6 +31,7 @@ class Evaluator(_core.Evaluator):
         objective: Objective = "lexicographic",
         min_category: Category | str | None = None,
         opponents: int = 3,
+        crash_value: float = 0.0,
     ) -> Split: ...
     def partition_batch(
         self,
@@ -39,6 +40,7 @@ class Evaluator(_core.Evaluator):
         objective: Objective = "lexicographic",
         min_category: Category | str | None = None,
         opponents: int = 3,
+        crash_value: float = 0.0,
         *,
         threads: int | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...

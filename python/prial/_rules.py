@@ -37,18 +37,20 @@ WILD_PRESETS: dict[str, frozenset[int]] = {
     "jokers": frozenset(),  # only the jokers, which are always wild
 }
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "ace_two_three": ("top", "second", "bottom"),
-    "top_prial": ("three", "ace"),
-    "wild_ties": ("natural_wins", "equal"),
+# The choices are the native enums' member names (one list, in C++).
+_ENUMS = {
+    "ace_two_three": _core.AceTwoThree,
+    "top_prial": _core.TopPrial,
+    "wild_ties": _core.WildTies,
 }
+_CHOICES: dict[str, tuple[str, ...]] = {option: tuple(enum.__members__) for option, enum in _ENUMS.items()}
 
 
-def _choice(option: str, value: str) -> int:
+def _choice(option: str, value: str):  # -> the option's native enum member
     choices = _CHOICES[option]
     if value not in choices:
         raise InvalidHandError(f"{option} must be one of {', '.join(choices)}; got {value!r}")
-    return choices.index(value)
+    return getattr(_ENUMS[option], value)
 
 
 @dataclass(frozen=True)

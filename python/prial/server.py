@@ -364,11 +364,12 @@ class PrialService(pb_grpc.PrialServicer):
     def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> bytes:
         # The hot small call: the request's players go to the native core as
         # they are, and it decides and encodes the ShowdownResponse
-        # (wire.hpp), sent as is (PRESERIALIZED).  Python objects in between
-        # would cost more than the decision.
+        # (cpp/service/prial/service/showdown_response.hpp), sent as is
+        # (PRESERIALIZED).  Python objects in between would cost more than
+        # the decision.
         call.hands = len(request.players)
-        return self._evaluator(request)._showdown_message(
-            request.players, request.seer if request.HasField("seer") else None,
+        return _core.encode_showdown_response(
+            self._evaluator(request), request.players, request.seer if request.HasField("seer") else None,
             request.coverer if request.HasField("coverer") else None,
             request.cards_per_hand, request.pot, request.old_pot)
 
@@ -384,12 +385,8 @@ class PrialService(pb_grpc.PrialServicer):
             raise InvalidHandError(f"seer_cards has {len(seer)} hands but seen_cards has {len(seen)}",
                                    field="seen_cards")
         call.hands = 2 * len(seer)
-        try:
-            wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
-        except InvalidHandError as exc:
-            # The core's message says whose hand is bad: "row 7: seen: ...".
-            exc.field = "seen_cards" if ": seen: " in str(exc) else "seer_cards"
-            raise
+        # A bad row's error names whose hand it is in (field seer_cards or seen_cards).
+        wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
         return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
 
     @rpc(default_field="players")
