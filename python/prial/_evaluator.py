@@ -39,10 +39,14 @@ class Evaluator(_core.Evaluator):
     # code) only; a name is parsed here first.
     def partition(self, cards, hands=4, objective="lexicographic", min_category=None, opponents=3,
                   crash_value=0.0):
+        """Split 6 to 15 cards into ``hands`` three-card hands (a prial.Split);
+        ``min_category`` is a Category, its code or its name."""
         return super().partition(cards, hands, objective, _min_category(min_category), opponents, crash_value)
 
     def partition_batch(self, cards, hands=4, objective="lexicographic", min_category=None, opponents=3,
                         crash_value=0.0, *, threads=None):
+        """partition over a uint8 ``(N, cards)`` array: (hands ``(N, hands, 3)``,
+        strengths ``(N, hands)``)."""
         return super().partition_batch(cards, hands, objective, _min_category(min_category), opponents,
                                        crash_value, threads=threads)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from . import _core
 from ._errors import InvalidHandError
@@ -38,7 +38,7 @@ WILD_PRESETS: dict[str, frozenset[int]] = {
 }
 
 # The choices are the native enums' member names (one list, in C++).
-_ENUMS = {
+_ENUMS: dict[str, Any] = {
     "ace_two_three": _core.AceTwoThree,
     "top_prial": _core.TopPrial,
     "wild_ties": _core.WildTies,
@@ -46,7 +46,8 @@ _ENUMS = {
 _CHOICES: dict[str, tuple[str, ...]] = {option: tuple(enum.__members__) for option, enum in _ENUMS.items()}
 
 
-def _choice(option: str, value: str):  # -> the option's native enum member
+def _choice(option: str, value: str) -> Any:
+    """The option's native enum member named ``value``."""
     choices = _CHOICES[option]
     if value not in choices:
         raise InvalidHandError(f"{option} must be one of {', '.join(choices)}; got {value!r}")
