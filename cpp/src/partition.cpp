@@ -456,8 +456,9 @@ double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept
 Split Partitioner::split_unchecked(const Card* cards) const noexcept {
   Search search(*table_, options_.hands, threshold_, cards, options_.cards);
   if (options_.objective == Objective::Lexicographic) return search.lexicographic();
-  // Crash bonuses (docs/rules.md, "Crash"): every four of a kind in the deal, best first,
-  // with the chance that no opponent can hold a better one.
+  // Crash bonuses (docs/rules.md, "Crash bonuses in expected points"):
+  // every four of a kind in the deal, best first, with the chance that no
+  // opponent can hold a better one.
   std::array<unsigned, kRanks> fours{};
   std::array<double, kRanks> bonus{};
   int quads = 0;

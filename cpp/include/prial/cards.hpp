@@ -1,4 +1,4 @@
-// Card encoding and text form (docs/rules.md, "Cards").
+// Card encoding and text form (docs/rules.md, "1. Cards").
 //
 // A card is one byte: index = rank * 4 + suit, rank 0 = deuce ... 12 = ace,
 // suit 0..3 = clubs, diamonds, hearts, spades.  Jokers are 52, 53, 54.

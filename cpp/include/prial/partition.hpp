@@ -1,4 +1,4 @@
-// Splitting n cards into k three-card hands (docs/rules.md, "Partitioning"):
+// Splitting n cards into k three-card hands (docs/rules.md, "5. Partitioning"):
 // seven-, nine-, thirteen- (Crash) and fifteen-card Brag.
 //
 // A split is k hands, strongest first, plus n - 3k (or more) discards.
@@ -17,8 +17,8 @@
 //   stops as soon as a frontier point found already dominates every
 //   completion) and scores each point with the opponent model.
 //
-// Crash bonuses (docs/rules.md, "Crash"), with 13 cards into 4 hands only
-// (Crash), in ExpectedPoints:
+// Crash bonuses (docs/rules.md, "Crash bonuses in expected points"), with 13
+// cards into 4 hands only (Crash), in ExpectedPoints:
 // - Four of a kind: a split whose hands use all four cards of a rank earns
 //   one point times P(no opponent can hold a better four), approximated as
 //   (1 - q)^(opponents * m): q = P(one opponent's cards hold all four of a
@@ -64,7 +64,7 @@ inline constexpr double kMaxCrashValue = 1000;
 inline constexpr std::uint64_t kModelSeed = 0x5052494131334342ull;  // fixed: deterministic answers
 
 // Ranks in the order four-of-a-kind bonuses rank them, strongest first
-// (docs/rules.md, "Crash"): fours highest, then A, K ... 2 (rank codes: 0 is
+// (docs/rules.md, "7. Crash scoring"): fours highest, then A, K ... 2 (rank codes: 0 is
 // a two, 2 a four, 12 an ace).
 inline constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
 

@@ -1,5 +1,5 @@
 // Rulesets and the order of natural three-card hands (docs/rules.md,
-// "Hand ranking" and "Rulesets").
+// "2. Three-card hands" and "3. Rulesets").
 #pragma once
 
 #include <cstdint>

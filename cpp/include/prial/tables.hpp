@@ -1,5 +1,6 @@
 // The minimal perfect hash over three-card combinations and the per-ruleset
-// strength table it indexes (docs/rules.md, "Hand ranking" and "Rulesets").
+// strength table it indexes (docs/rules.md, "2. Three-card hands" and
+// "3. Rulesets").
 //
 // Hash: the colexicographic rank of the sorted cards c0 < c1 < c2,
 //   slot = C(c0,1) + C(c1,2) + C(c2,3),
