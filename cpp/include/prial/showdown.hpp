@@ -1,8 +1,8 @@
 // Showdown adjudication (docs/rules.md, "6. Showdowns"): one showdown
 // decided in full (a see or an agreed showdown, pots, covering) and
-// two-player sees in bulk.  In a see the seen player shows first and the seer wins only with a strictly
-// better hand; equal hands go to the seen player (four/five cards: after
-// the discard tie-break).
+// two-player sees in bulk.  In a see the seen player shows first and the
+// seer wins only with a strictly better hand; equal hands go to the seen
+// player (four/five cards: after the discard tie-break).
 #pragma once
 
 #include <cstddef>
