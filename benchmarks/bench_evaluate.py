@@ -11,9 +11,7 @@ import numpy as np
 import pytest
 
 import prial
-from prial import _core
-from prial import random_hands
-from prial.cli.bench import KERNEL_LEVELS
+from prial import _core, random_hands
 
 ROWS = 10_000_000
 
@@ -38,17 +36,17 @@ def test_evaluate_batch_all_threads(benchmark, hands):
     benchmark(prial.evaluate_batch, hands)
 
 
-@pytest.mark.parametrize("level", KERNEL_LEVELS)
+@pytest.mark.parametrize("level", _core.SIMD_LEVELS)
 def test_evaluate_batch_one_thread_per_kernel_level(benchmark, hands, level):
-    if KERNEL_LEVELS.index(level) > KERNEL_LEVELS.index(_core.supported_simd_level()):
+    if _core.SIMD_LEVELS.index(level) > _core.SIMD_LEVELS.index(_core.supported_simd_level()):
         pytest.skip(f"this CPU has no {level}")
     active = _core.simd_level()
-    _core._set_simd_level(level)
+    _core.set_simd_level(level)
     try:
         benchmark.extra_info.update(hands=ROWS, simd_level=level)
         benchmark(prial.evaluate_batch, hands, threads=1)
     finally:
-        _core._set_simd_level(active)
+        _core.set_simd_level(active)
 
 
 @pytest.mark.parametrize("form", ["indices", "text"])

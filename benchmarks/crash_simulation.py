@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 import prial
+from prial.play.crash import FOUR_OF_A_KIND_ORDER
 
 SEATS, HANDS, CARDS = 4, 4, 13
 
@@ -43,9 +44,10 @@ def points(strengths: np.ndarray) -> np.ndarray:
     return (at_best & unique).sum(axis=2)
 
 
-# SPEC §5 order of fours for the bonus, by rank code (0 = two ... 12 = ace):
-# fours highest, then A, K ... 2.
-FOUR_OF_A_KIND_ORDER = np.array([1 + (13 if rank == 2 else rank) for rank in range(13)])
+# Each rank's standing for the four-of-a-kind bonus (13 = the best, fours;
+# then A, K ... 2), from prial's own order.
+FOUR_RANK_SCORE = np.zeros(13, np.int64)
+FOUR_RANK_SCORE[list(FOUR_OF_A_KIND_ORDER)] = np.arange(13, 0, -1)
 
 
 def four_of_a_kind_bonus(hands: np.ndarray) -> np.ndarray:
@@ -53,7 +55,7 @@ def four_of_a_kind_bonus(hands: np.ndarray) -> np.ndarray:
     cards = hands.reshape(hands.shape[0], SEATS, -1).astype(np.int64)
     ranks = np.where(cards < 52, cards >> 2, -1)
     held = np.stack([(ranks == rank).sum(axis=2) for rank in range(13)], axis=2)  # (deals, SEATS, 13)
-    best = np.where(held == 4, FOUR_OF_A_KIND_ORDER, 0).max(axis=2)
+    best = np.where(held == 4, FOUR_RANK_SCORE, 0).max(axis=2)
     # A rank's four cards sit with one player, so the best four is unique.
     return ((best == best.max(axis=1, keepdims=True)) & (best > 0)).astype(np.int64)
 

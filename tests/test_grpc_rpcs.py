@@ -53,6 +53,7 @@ def _deals(rows: int, cards: int, seed: int) -> list[list[int]]:
         (13, {"objective": "expected_points"}),
         (13, {"min_category": "PAIR"}),
         (13, {"objective": "expected_points", "min_category": Category.PAIR, "opponents": 2}),
+        (13, {"objective": "expected_points", "crash_value": 2.5, "min_category": "running flush"}),
         (9, {"hands": 3}),
         (7, {"hands": 2}),
         (15, {"hands": 5}),
@@ -112,7 +113,7 @@ def test_showdown_cannot_see_a_blind_man(grpc_client):
         grpc_client.showdown(players, seer="open")
     assert remote.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert remote.value.message == str(local.value)
-    assert remote.value.field_violations[0].field == "players"
+    assert remote.value.field_violations[0].field == "players[0]"  # the open seer
 
 
 @pytest.mark.parametrize("width", [3, 4, 5])

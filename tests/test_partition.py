@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from functools import lru_cache
 
 import numpy as np
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 import prial
 from prial import random_hands
+from prial.cli import main
 
 
 @lru_cache(maxsize=None)
@@ -274,10 +276,6 @@ def test_bad_batch_names_the_row():
 
 
 def test_cli_partition(capsys):
-    import json
-
-    from prial.cli import main
-
     cards = "As Ad Ah Ks Kd 7h 7c 2s 3d 4h 9c Tc Js"
     assert main(["partition", cards, "--objective", "expected_points", "--min-category", "PAIR", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -295,3 +293,43 @@ def test_order_of_the_cards_never_matters(cards, rnd, objective):
     shuffled = list(cards)
     rnd.shuffle(shuffled)
     assert prial.partition(cards, objective=objective) == prial.partition(shuffled, objective=objective)
+
+
+def test_crash_value_adds_the_crash_term():
+    deal = "As Ad Ah Ks Kd Kh Qs Qd Qh Js Jd Jh 2c"  # four prials: a crash is likely
+    default = prial.partition(deal, objective="expected_points")
+    assert prial.partition(deal, objective="expected_points", crash_value=0.0) == default
+    valued = prial.partition(deal, objective="expected_points", crash_value=5.0)
+    assert valued.expected_points > default.expected_points
+    deals = np.array([prial.parse_cards(deal)], dtype=np.uint8)
+    hands, strengths = prial.partition_batch(deals, objective="expected_points", crash_value=5.0, threads=1)
+    assert list(strengths[0]) == list(valued.strengths)
+
+
+def test_cli_crash_value(capsys):
+    deal = "As Ad Ah Ks Kd Kh Qs Qd Qh Js Jd Jh 2c"
+    reports = []
+    for value in ("0", "5"):
+        assert main(["partition", deal, "--objective", "expected_points", "--crash-value", value, "--json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    assert reports[0]["expected_points"] == prial.partition(deal, objective="expected_points").expected_points
+    assert reports[1]["expected_points"] == prial.partition(deal, objective="expected_points",
+                                                            crash_value=5.0).expected_points
+
+
+@pytest.mark.parametrize("crash_value", [-1.0, float("nan"), 1e9])
+def test_bad_crash_value(crash_value):
+    deal = "As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s"
+    with pytest.raises(prial.InvalidHandError, match="crash_value"):
+        prial.partition(deal, objective="expected_points", crash_value=crash_value)
+    with pytest.raises(prial.InvalidHandError, match="crash_value"):
+        prial.partition_batch(np.array([prial.parse_cards(deal)], dtype=np.uint8), objective="expected_points",
+                              crash_value=crash_value)
+
+
+def test_unknown_min_category_is_named():
+    with pytest.raises(prial.InvalidHandError, match=r"min_category: unknown category 'quads' \(HIGH_CARD, ") as info:
+        prial.partition("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", min_category="quads")
+    assert info.value.field == "min_category"
+    with pytest.raises(prial.InvalidHandError, match=r"min_category must be a prial.Category or its name \(.*\), got 1.5"):
+        prial.partition("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", min_category=1.5)

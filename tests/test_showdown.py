@@ -368,3 +368,21 @@ def test_batch_widths_must_match():
     seer, seen = random_hands(10, 4, seed=1), random_hands(10, 3, seed=2)
     with pytest.raises(InvalidHandError, match=r"seen_cards must be .* shape \(N, 4\)"):
         prial.showdown_batch(seer, seen)
+
+
+@pytest.mark.parametrize("side", ["seer_cards", "seen_cards"])
+def test_a_bad_batch_row_names_its_side_and_row(side):
+    deal = random_hands(40, 6, seed=5)
+    seer, seen = np.ascontiguousarray(deal[:, :3]), np.ascontiguousarray(deal[:, 3:])
+    bad = seer if side == "seer_cards" else seen
+    bad[17, 1] = bad[17, 0]  # a card twice in one hand
+    with pytest.raises(InvalidHandError, match="row 17") as info:
+        prial.showdown_batch(seer, seen)
+    assert (info.value.field, info.value.row) == (side, 17)
+
+
+def test_a_bad_player_is_named_by_seat():
+    players = [Player("a", "As Kd Qh"), Player("b", "2c 3d 5h"), Player("c", "7c 7c 9d")]
+    with pytest.raises(InvalidHandError, match="player 'c'") as info:
+        prial.showdown(players)
+    assert (info.value.field, info.value.row) == ("players", 2)

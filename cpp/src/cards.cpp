@@ -129,8 +129,8 @@ struct ScanOutcome {
   int joker = 0;          // the repeated joker (1..3), for kJokerTwice
 };
 
-// The one card grammar (SPEC §1), shared by parse_cards and the column
-// parser.  Calls emit(card) for each card in order; emit returns false when
+// The one card grammar (docs/rules.md, "1. Cards"), shared by parse_cards
+// and the column parser.  Calls emit(card) for each card in order; emit returns false when
 // it has no room for another card (kTooManyCards).  Never throws.
 template <class Emit>
 ScanOutcome scan_cards(std::string_view text, Emit&& emit) {

@@ -429,7 +429,7 @@ Partitioner::Partitioner(std::shared_ptr<const ThreeCardTable> table, const Part
                         std::to_string(o.opponents));
     }
     if (!(o.crash_value >= 0 && o.crash_value <= kMaxCrashValue)) {  // also NaN
-      throw InvalidHand("partition: crash_value must be 0 to " + std::to_string(kMaxCrashValue));
+      throw InvalidHand("partition: crash_value must be 0 to " + std::to_string(static_cast<int>(kMaxCrashValue)));
     }
     // P(one opponent's cards, dealt from the unseen, hold all four of a
     // given rank none of which we hold): C(U-4, n-4) / C(U, n), U unseen.
@@ -449,14 +449,6 @@ double Partitioner::win_probability(int position, Strength strength) const noexc
   return std::pow(model_->below(position, strength), options_.opponents);
 }
 
-namespace {
-
-// SPEC §5: fours rank highest among four-of-a-kind bonuses, then A, K ... 2
-// (rank codes: 0 is a two, 2 a four, 12 an ace).
-constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
-
-}  // namespace
-
 double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept {
   return std::pow(1.0 - opponent_four_probability_, options_.opponents * better_ranks_unheld);
 }
@@ -464,8 +456,9 @@ double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept
 Split Partitioner::split_unchecked(const Card* cards) const noexcept {
   Search search(*table_, options_.hands, threshold_, cards, options_.cards);
   if (options_.objective == Objective::Lexicographic) return search.lexicographic();
-  // Crash bonuses (SPEC §5): every four of a kind in the deal, best first,
-  // with the chance that no opponent can hold a better one.
+  // Crash bonuses (docs/rules.md, "Crash bonuses in expected points"):
+  // every four of a kind in the deal, best first, with the chance that no
+  // opponent can hold a better one.
   std::array<unsigned, kRanks> fours{};
   std::array<double, kRanks> bonus{};
   int quads = 0;

@@ -78,14 +78,18 @@ std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const 
 }
 
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
-                                 std::size_t width) {
+                                 std::size_t width, ShowdownSide* side) {
   const Card* a = seer + width * row;
   const Card* b = seen + width * row;
   const std::string where = "row " + std::to_string(row) + ": ";
+  if (side) *side = ShowdownSide::Seer;
   std::string problem = hand_problem(a, width, pack_size);
   if (!problem.empty()) return where + "seer: " + problem;
   problem = hand_problem(b, width, pack_size);
-  if (!problem.empty()) return where + "seen: " + problem;
+  if (!problem.empty()) {
+    if (side) *side = ShowdownSide::Seen;
+    return where + "seen: " + problem;
+  }
   for (std::size_t i = 0; i < width; ++i) {
     for (std::size_t j = 0; j < width; ++j) {
       if (a[i] == b[j]) {
@@ -130,6 +134,12 @@ namespace {
 
 std::string player_name(const Seat& seat) { return "player " + quoted(seat.id); }
 
+// An error about the player in seat `seat`: located at that seat of the
+// call's players.
+InvalidShowdown seat_error(std::size_t seat, const std::string& message) {
+  return InvalidShowdown(message, static_cast<long long>(seat), kPlayersField);
+}
+
 std::string id_list(const std::vector<Seat>& players) {
   std::string out;
   for (const Seat& p : players) out += (out.empty() ? "" : ", ") + p.id;
@@ -153,20 +163,21 @@ void check_table(const ShowdownCall& call) {
   std::unordered_set<std::string_view> ids;  // a request may name many players: no quadratic scan
   for (std::size_t i = 0; i < players.size(); ++i) {
     if (players[i].id.empty()) {
-      throw InvalidShowdown("player " + std::to_string(i) + ": id must be a non-empty string, got ''");
+      throw seat_error(i, "player " + std::to_string(i) + ": id must be a non-empty string, got ''");
     }
     if (!ids.insert(players[i].id).second) {
-      throw InvalidShowdown("player id " + quoted(players[i].id) + " is used twice");
+      throw seat_error(i, "player id " + quoted(players[i].id) + " is used twice");
     }
   }
   const std::size_t width = call.cards_per_hand ? call.cards_per_hand : players[0].cards.size();
   if (width < 3 || width > 5) {
     throw InvalidShowdown("cards_per_hand must be 3, 4 or 5, got " + std::to_string(width));
   }
-  for (const Seat& p : players) {
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    const Seat& p = players[i];
     if (p.cards.size() != width) {
-      throw InvalidShowdown(player_name(p) + " has " + std::to_string(p.cards.size()) +
-                            " cards; every hand must have " + std::to_string(width));
+      throw seat_error(i, player_name(p) + " has " + std::to_string(p.cards.size()) +
+                              " cards; every hand must have " + std::to_string(width));
     }
   }
   // Where each card was first seen: a seat index, or none.
@@ -175,15 +186,16 @@ void check_table(const ShowdownCall& call) {
     for (const Card c : players[i].cards) {
       if (c >= kMaxPack) {
         throw InvalidHand(player_name(players[i]) + ": card index " + std::to_string(c) +
-                          " is out of range (0.." + std::to_string(kMaxPack - 1) + ")");
+                          " is out of range (0.." + std::to_string(kMaxPack - 1) + ")",
+                          static_cast<long long>(i), kPlayersField);
       }
       const std::size_t other = holder[c];
       if (other == i) {
-        throw InvalidShowdown("card " + format_card(c) + " appears twice in " + player_name(players[i]));
+        throw seat_error(i, "card " + format_card(c) + " appears twice in " + player_name(players[i]));
       }
       if (other != players.size()) {
-        throw InvalidShowdown("card " + format_card(c) + " appears in both " + player_name(players[other]) +
-                              " and " + player_name(players[i]));
+        throw seat_error(i, "card " + format_card(c) + " appears in both " + player_name(players[other]) +
+                                " and " + player_name(players[i]));
       }
       holder[c] = i;
     }
@@ -323,7 +335,14 @@ ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, c
   const std::vector<Seat>& players = call.players;
   check_table(call);
   ShowdownOutcome out;
-  for (const Seat& p : players) out.hands.push_back(value_hand(ev, table, p));
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    try {
+      out.hands.push_back(value_hand(ev, table, players[i]));
+    } catch (InvalidHand& e) {
+      e.locate(static_cast<long long>(i), kPlayersField);
+      throw;
+    }
+  }
 
   const std::size_t none = players.size();
   std::size_t coverer = none;
@@ -335,8 +354,8 @@ ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, c
   }
   if (coverer == none && call.old_pot) throw InvalidShowdown("old_pot is given but no coverer");
   if (coverer != none && players[coverer].stake) {
-    throw InvalidShowdown("coverer " + quoted(players[coverer].id) + " has stake " +
-                          std::to_string(players[coverer].stake) + "; their chips belong in old_pot");
+    throw seat_error(coverer, "coverer " + quoted(players[coverer].id) + " has stake " +
+                                  std::to_string(players[coverer].stake) + "; their chips belong in old_pot");
   }
   std::vector<std::size_t> contenders;
   for (std::size_t i = 0; i < players.size(); ++i) {
@@ -351,7 +370,7 @@ ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, c
       throw InvalidShowdown("seer " + quoted(*call.seer) + " is not a player (players: " + id_list(players) + ")");
     }
     if (seer == coverer) {
-      throw InvalidShowdown("seer " + quoted(*call.seer) + " covered the pot and is out of the betting");
+      throw seat_error(seer, "seer " + quoted(*call.seer) + " covered the pot and is out of the betting");
     }
     if (contenders.size() != 2) {
       throw InvalidShowdown("a see is between two players; " + std::to_string(contenders.size()) +
@@ -359,8 +378,8 @@ ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, c
     }
     const std::size_t seen = contenders[0] == seer ? contenders[1] : contenders[0];
     if (players[seen].blind && !players[seer].blind) {
-      throw InvalidShowdown("you cannot see a blind man: open player " + quoted(players[seer].id) +
-                            " cannot see blind player " + quoted(players[seen].id));
+      throw seat_error(seer, "you cannot see a blind man: open player " + quoted(players[seer].id) +
+                                 " cannot see blind player " + quoted(players[seen].id));
     }
     out.see = true;
     out.award = judge.see(seer, seen);

@@ -146,6 +146,26 @@ void ThreeCardTable::build_by_rank() {
   }
 }
 
+std::vector<Category> categories_by_strength(const ThreeCardTable& table) {
+  std::vector<Category> out(static_cast<std::size_t>(table.classes()) + 1, Category::HighCard);
+  for (std::uint32_t slot = 0; slot < table.slots(); ++slot) out[table.strength(slot)] = table.category(slot);
+  return out;
+}
+
+std::array<Category, kCategories> category_order(const ThreeCardTable& table) {
+  std::array<Strength, kCategories> strongest{};  // 0: no hand in this category
+  for (std::uint32_t slot = 0; slot < table.slots(); ++slot) {
+    Strength& s = strongest[static_cast<std::size_t>(table.category(slot))];
+    s = std::max(s, table.strength(slot));
+  }
+  std::array<Category, kCategories> order;
+  for (int c = 0; c < kCategories; ++c) order[static_cast<std::size_t>(c)] = static_cast<Category>(c);
+  std::stable_sort(order.begin(), order.end(), [&strongest](Category a, Category b) {
+    return strongest[static_cast<std::size_t>(a)] > strongest[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
+
 std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules) {
   static std::mutex mutex;
   static std::map<RulesConfig, std::shared_ptr<const ThreeCardTable>> cache;

@@ -6,6 +6,7 @@
 // against a plain recomputation, so a sanitizer report or a wrong answer
 // both fail.  No test framework: PyPI alone has to be enough to build.
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "prial/kernels.hpp"
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
+#include "prial/service/showdown_response.hpp"
 #include "prial/showdown.hpp"
 #include "prial/tables.hpp"
 
@@ -157,6 +159,18 @@ void test_tables() {
     CHECK(std::count(seen.begin() + 1, seen.end(), true) == ev.table().classes());
   }
   CHECK(prial::Evaluator(prial::RulesConfig{}).table().classes() == 741);
+  using C = prial::Category;
+  const prial::Evaluator brag(prial::RulesConfig{});
+  const std::vector<C> by_strength = prial::categories_by_strength(brag.table());
+  CHECK(by_strength.size() == 742u);
+  for (std::uint32_t slot = 0; slot < brag.table().slots(); ++slot) {
+    CHECK(by_strength[brag.table().strength(slot)] == brag.table().category(slot));
+  }
+  CHECK((prial::category_order(brag.table()) ==
+         std::array<C, prial::kCategories>{C::Prial, C::RunningFlush, C::Run, C::Flush, C::Pair, C::HighCard}));
+  prial::RulesConfig poker;
+  poker.running_flush_over_prial = true;
+  CHECK(prial::category_order(*prial::three_card_table(poker))[0] == C::RunningFlush);
   prial::RulesConfig bad;
   bad.jokers = 4;
   CHECK(rejects([&] { bad.validate(); }));
@@ -284,7 +298,10 @@ void test_showdown_hostile_tables() {
     prial::ShowdownOutcome out;
     try {
       out = prial::decide_showdown(ev, *table, call);
-    } catch (const prial::InvalidHand&) {
+    } catch (const prial::InvalidHand& e) {
+      // An error located at a player names a seat of the table.
+      CHECK(e.field().empty() == (e.row() < 0));
+      CHECK(e.field().empty() || (e.field() == prial::kPlayersField && e.row() < static_cast<long long>(players)));
       continue;
     }
     ++decided;
@@ -298,6 +315,50 @@ void test_showdown_hostile_tables() {
     CHECK(!out.award.reason.empty());
   }
   CHECK(decided > 1000);  // the checks above ran on many real showdowns
+}
+
+// Errors about one player are located at its seat; a bad row of a batch
+// names the side whose hand is bad (a card in both: the seer's).
+void test_error_locations() {
+  const prial::RulesConfig rules;
+  const prial::Evaluator ev(rules);
+  const auto table = prial::best_of_table(rules);
+  prial::ShowdownCall call;
+  call.players = {{"a", {0, 1, 2}, false, 0}, {"b", {3, 4, 4}, false, 0}};
+  try {
+    prial::decide_showdown(ev, *table, call);
+    CHECK(false);
+  } catch (const prial::InvalidHand& e) {
+    CHECK(e.row() == 1 && e.field() == prial::kPlayersField);
+  }
+  call.players[1].cards = {3, 4, 5};
+  call.seer = "z";
+  try {
+    prial::decide_showdown(ev, *table, call);
+    CHECK(false);
+  } catch (const prial::InvalidShowdown& e) {
+    CHECK(e.row() == -1 && e.field().empty());
+  }
+  const prial::Card seer[] = {0, 1, 2, 8, 9, 10, 16, 17, 18};
+  const prial::Card seen[] = {3, 4, 5, 11, 11, 12, 19, 20, 16};
+  prial::ShowdownSide side = prial::ShowdownSide::Seer;
+  CHECK(prial::explain_showdown_row(52, seer, seen, 0, 3, &side).empty());
+  CHECK(!prial::explain_showdown_row(52, seer, seen, 1, 3, &side).empty() && side == prial::ShowdownSide::Seen);
+  CHECK(!prial::explain_showdown_row(52, seer, seen, 2, 3, &side).empty() && side == prial::ShowdownSide::Seer);
+}
+
+// The service's ShowdownResponse encoding of a decided showdown: the
+// first fields as protocol buffers lay them out (kind, then the winner).
+void test_showdown_response() {
+  const prial::RulesConfig rules;
+  const prial::Evaluator ev(rules);
+  const auto table = prial::best_of_table(rules);
+  prial::ShowdownCall call;
+  call.players = {{"a", {51, 45, 42}, false, 0}, {"b", {0, 5, 14}, false, 0}};
+  const std::string wire =
+      prial::service::encode_showdown_response(call, prial::decide_showdown(ev, *table, call), ev.table());
+  CHECK(wire.compare(0, 8, std::string("\x0a\x06" "agreed", 8)) == 0);  // field 1, length 6
+  CHECK(wire.compare(8, 3, std::string("\x1a\x01" "a", 3)) == 0);       // field 3: winner "a"
 }
 
 void test_quoted_ids() {
@@ -318,6 +379,8 @@ int main() {
   test_hand_problem_bounds();
   test_partition_option_bounds();
   test_showdown_hostile_tables();
+  test_error_locations();
+  test_showdown_response();
   test_quoted_ids();
   if (failures) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);

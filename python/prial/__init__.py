@@ -10,6 +10,7 @@ gRPC server), ``prial.client`` (its client), ``prial.cli`` (the command line).
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from . import _core
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
 from .errors import ConfigurationError, InvalidHandError, InvalidShowdownError
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
         write_sample_log,
     )
 
-__version__: str = "0.1.0"
+__version__: str = _core.__version__  # the package version, given to the build by pyproject.toml
 
 for _error in (InvalidHandError, InvalidShowdownError, ConfigurationError):
     _error.__module__ = __name__

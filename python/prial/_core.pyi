@@ -1,91 +1,175 @@
 """Type stubs for the native extension (internal; use the prial package)."""
 
+import enum
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
+
+from .categories import Category
+from .results import BestHand, HandValue, Split
+
+__version__: str
+OPPONENT_MODEL_DEALS: int
+MAX_JOKERS: int
+SIMD_LEVELS: tuple[str, ...]
+# Ranks 0..12 (0 a two, 12 an ace) in four-of-a-kind order, strongest first.
+FOUR_OF_A_KIND_ORDER: tuple[int, ...]
+
+# pybind11 enums: members named as the Python option strings.
+class AceTwoThree(enum.IntEnum):
+    top: ClassVar[AceTwoThree]
+    second: ClassVar[AceTwoThree]
+    bottom: ClassVar[AceTwoThree]
+
+class TopPrial(enum.IntEnum):
+    three: ClassVar[TopPrial]
+    ace: ClassVar[TopPrial]
+
+class WildTies(enum.IntEnum):
+    natural_wins: ClassVar[WildTies]
+    equal: ClassVar[WildTies]
+
+class Objective(enum.IntEnum):
+    lexicographic: ClassVar[Objective]
+    expected_points: ClassVar[Objective]
 
 class RulesConfig:
     def __init__(
         self,
         *,
-        ace_two_three: int,
-        top_prial: int,
+        ace_two_three: AceTwoThree,
+        top_prial: TopPrial,
         running_flush_over_prial: bool,
         lowball: bool,
         wild_mask: int,
         jokers: int,
-        wild_ties: int,
+        wild_ties: WildTies,
     ) -> None: ...
+
+Cards = str | Sequence[int]
 
 class Evaluator:
     def __init__(self, config: RulesConfig) -> None: ...
-    def evaluate(self, hand: str | Any) -> Any: ...
+    def evaluate(self, hand: Cards) -> HandValue: ...
     def evaluate_batch(
         self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
     ) -> npt.NDArray[np.uint16]: ...
-    def best_of(self, cards: str | Any) -> Any: ...
+    def best_of(self, cards: Cards) -> BestHand: ...
     def best_of_batch(
         self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
     ) -> npt.NDArray[np.uint32]: ...
-    def _best_of_build_seconds(self, width: int) -> float: ...
+    # objective: an Objective or its name; min_category: None or a Category
+    # (or its code 0..5; names are parsed by prial.Evaluator).
     def partition(
         self,
-        cards: str | Any,
+        cards: Cards,
         hands: int = 4,
-        objective: str = "lexicographic",
-        min_category: Any = None,
+        objective: Objective | str = "lexicographic",
+        min_category: Category | int | None = None,
         opponents: int = 3,
-    ) -> Any: ...
+        crash_value: float = 0.0,
+    ) -> Split: ...
     def partition_batch(
         self,
         cards: npt.NDArray[np.uint8],
         hands: int = 4,
-        objective: str = "lexicographic",
-        min_category: Any = None,
+        objective: Objective | str = "lexicographic",
+        min_category: Category | int | None = None,
         opponents: int = 3,
+        crash_value: float = 0.0,
         *,
         threads: int | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
-    # players: objects with id, cards, blind, stake (prial.Player or a
-    # prial.v1.Player message)
-    def _showdown(
-        self,
-        players: Sequence[Any],
-        seer: str | None,
-        coverer: str | None,
-        cards_per_hand: int,
-        pot: int,
-        old_pot: int,
-    ) -> Any: ...  # the tuple described in prial/_showdown.py
-    def _showdown_message(
-        self,
-        players: Sequence[Any],
-        seer: str | None,
-        coverer: str | None,
-        cards_per_hand: int,
-        pot: int,
-        old_pot: int,
-    ) -> bytes: ...  # a serialized prial.v1.ShowdownResponse
     @property
     def classes(self) -> int: ...
     @property
     def slots(self) -> int: ...
     @property
     def pack_size(self) -> int: ...
+    # Read-only, indexed by strength (length classes + 1; index 0 unused).
+    @property
+    def categories(self) -> npt.NDArray[np.uint8]: ...
+    # All six categories, strongest first in this ruleset.
+    @property
+    def category_order(self) -> list[Category]: ...
 
-OPPONENT_MODEL_DEALS: int
-
-def _register_types(hand_value: type, categories: list[Any]) -> None: ...
-def _register_bestof_types(best_hand: type, split: type) -> None: ...
+def register_result_types(
+    hand_value: type[HandValue], categories: list[Category], best_hand: type[BestHand], split: type[Split]
+) -> None: ...
+def best_of_build_seconds(evaluator: Evaluator, width: int) -> float: ...
 def simd_level() -> str: ...
 def supported_simd_level() -> str: ...
-def _set_simd_level(level: str) -> None: ...
+def set_simd_level(level: str) -> None: ...
 def parse_cards(text: str) -> list[int]: ...
-def format_cards(cards: Any) -> str: ...
+def format_cards(cards: Cards) -> str: ...
 
-# ---- showdown and odds (issue 4) ----
+# ---- one showdown ----
+class Award:
+    @property
+    def winners(self) -> list[int]: ...  # seat indices
+    @property
+    def reason(self) -> str: ...
+    @property
+    def decided_by(self) -> str: ...
+
+class SeatHand:
+    @property
+    def cards(self) -> bytes: ...  # as given
+    @property
+    def strength(self) -> int: ...
+    @property
+    def key(self) -> int: ...
+    @property
+    def category(self) -> Category: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def kept(self) -> bytes: ...
+    @property
+    def discarded(self) -> bytes: ...
+
+class ShowdownOutcome:
+    @property
+    def see(self) -> bool: ...
+    @property
+    def winners(self) -> list[int]: ...  # seat indices
+    @property
+    def reason(self) -> str: ...
+    @property
+    def decided_by(self) -> str: ...
+    @property
+    def hands(self) -> list[SeatHand]: ...  # seat order
+    @property
+    def pot(self) -> int: ...  # the new pot
+    @property
+    def payouts(self) -> list[int] | None: ...  # by seat; None when no chips were given
+    @property
+    def cover(self) -> Award | None: ...
+
+# players: objects with id, cards, blind, stake (prial.Player or a
+# prial.v1.Player message)
+def decide_showdown(
+    evaluator: Evaluator,
+    players: Sequence[Any],
+    seer: str | None,
+    coverer: str | None,
+    cards_per_hand: int,
+    pot: int,
+    old_pot: int,
+) -> ShowdownOutcome: ...
+def encode_showdown_response(
+    evaluator: Evaluator,
+    players: Sequence[Any],
+    seer: str | None,
+    coverer: str | None,
+    cards_per_hand: int,
+    pot: int,
+    old_pot: int,
+) -> bytes: ...  # a serialized prial.v1.ShowdownResponse
+
+# ---- sees in bulk and odds ----
 def showdown_batch(
     evaluator: Evaluator,
     seer_cards: npt.NDArray[np.uint8],
@@ -95,14 +179,14 @@ def showdown_batch(
 ) -> npt.NDArray[np.uint8]: ...
 def category_counts(evaluator: Evaluator, cards: int) -> list[int]: ...
 def equity_counts(
-    evaluator: Evaluator, hand: str | Any, dead: str | Any, opponents: int, samples: int, seed: int
+    evaluator: Evaluator, hand: Cards, dead: Cards, opponents: int, samples: int, seed: int
 ) -> tuple[int, int, int]: ...
 def best_of_keys(evaluator: Evaluator, cards: int) -> npt.NDArray[np.uint32]: ...
 def deal_count(unseen: int, hand_size: int, opponents: int) -> float: ...
 
 # Text columns (prial score): Arrow string buffers in; returns
 # (cards uint8 (N, width), counts uint8 (N,), status uint8 (N,), where uint8 (N,)).
-def _parse_text_column(
+def parse_text_column(
     validity: Any,
     offsets: Any,
     data: Any,
@@ -116,4 +200,4 @@ def _parse_text_column(
 ) -> tuple[
     npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]
 ]: ...
-def _text_hand_problem(text: str, width: int, pack_size: int) -> str: ...
+def text_hand_problem(text: str, width: int, pack_size: int) -> str: ...

@@ -208,12 +208,12 @@ class Client:
             raise PrialRpcError.from_rpc_error(error) from None
 
     def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
-                  min_category: Category | str | None = None, opponents: int = 3, *,
+                  min_category: Category | str | None = None, opponents: int = 3, crash_value: float = 0.0, *,
                   rules: Rules | None = None, timeout: float | None = None) -> Split:
         """``Evaluator(rules).partition(...)`` on the server."""
         request = pb.PartitionRequest(
             rules=rules_to_proto(rules), cards=cards_to_proto(cards, "cards"), hands=hands,
-            objective=_number(OBJECTIVES, objective, "objective"), opponents=opponents)
+            objective=_number(OBJECTIVES, objective, "objective"), opponents=opponents, crash_value=crash_value)
         if min_category is not None:
             request.min_category = _category_number(min_category)
         return result_from_proto(self._call(self._stub.Partition, request, timeout), Split)

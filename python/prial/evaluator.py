@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
 
 from . import _core
-from .categories import Category
+from .categories import Category, parse_category
 from .results import BestHand, HandValue, Split
 from .rules import Rules
 
-# The partition objectives, in the native core's enum order.
-OBJECTIVES: tuple[str, ...] = ("lexicographic", "expected_points")
+# The partition objectives: the native core's enum, in its order.
+OBJECTIVES: tuple[str, ...] = tuple(_core.Objective.__members__)
 
 # The native core builds these result types directly (no Python call per hand).
-_core._register_types(HandValue, list(Category))
-_core._register_bestof_types(BestHand, Split)
+_core.register_result_types(HandValue, list(Category), BestHand, Split)
 
 
 class Evaluator(_core.Evaluator):
     """Evaluates hands under one ruleset.
 
     The tables behind it are built once per ruleset (in C++, a few
-    milliseconds) and shared by every Evaluator with the same rules.
+    milliseconds) and shared by every Evaluator with the same rules.  The
+    per-hand and batch methods (``evaluate``, ``evaluate_batch``,
+    ``best_of``, ``best_of_batch``) are the native ones, called directly.
 
     >>> ev = Evaluator(Rules(preset="teen_patti"))
     >>> str(ev.evaluate("3s 2h Ah"))
@@ -37,13 +42,49 @@ class Evaluator(_core.Evaluator):
 
     @property
     def rules(self) -> Rules:
+        """The ruleset this evaluator's tables were built for."""
         return self._rules
 
     def __repr__(self) -> str:
         return f"Evaluator({self._rules!r})"
 
+    def partition(self, cards: str | Sequence[int], hands: int = 4, objective: str = "lexicographic",
+                  min_category: Category | int | str | None = None, opponents: int = 3,
+                  crash_value: float = 0.0) -> Split:
+        """Split 6 to 15 cards into ``hands`` three-card hands, strongest
+        first, the rest discarded (docs/rules.md, "Partitioning").
 
-@functools.lru_cache(maxsize=32)
+        ``objective``: ``"lexicographic"`` (the strongest first hand, then
+        the strongest second ...) or ``"expected_points"`` (the most points
+        on average against ``opponents`` modelled players, Crash's bonuses
+        included; ``crash_value`` is what winning every position is worth
+        beyond its positions' points, 0 by default as in Crash scoring).
+        ``min_category``: every formed hand at least this category (a
+        Category, its code or its name), so fewer hands may be formed.
+        """
+        return super().partition(cards, hands, objective, _floor(min_category), opponents, crash_value)
+
+    def partition_batch(self, cards: npt.NDArray[np.uint8], hands: int = 4, objective: str = "lexicographic",
+                        min_category: Category | int | str | None = None, opponents: int = 3,
+                        crash_value: float = 0.0, *,
+                        threads: int | None = None) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
+        """``partition`` over a uint8 array of shape (N, cards), in C++ on
+        ``threads`` threads (None: all cores): the hands, uint8
+        (N, hands, 3) with 255 where a hand is not formed, and their
+        strengths, uint16 (N, hands)."""
+        return super().partition_batch(cards, hands, objective, _floor(min_category), opponents, crash_value,
+                                       threads=threads)
+
+
+def _floor(min_category: Category | int | str | None) -> Category | None:
+    return None if min_category is None else parse_category(min_category, "min_category")
+
+
 def evaluator_for(rules: Rules | None) -> Evaluator:
-    """One shared Evaluator per ruleset (``None``: standard Brag)."""
+    """The one shared Evaluator of a ruleset (``None``: standard Brag)."""
+    return _shared(Rules() if rules is None else rules)
+
+
+@functools.lru_cache(maxsize=32)  # bounded: callers choose the rules
+def _shared(rules: Rules) -> Evaluator:
     return Evaluator(rules)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from . import _core
 from .errors import InvalidHandError
@@ -38,24 +38,26 @@ WILD_PRESETS: dict[str, frozenset[int]] = {
     "jokers": frozenset(),  # only the jokers, which are always wild
 }
 
-# The choices of each option, in the native core's enum order.
-ACE_TWO_THREE: tuple[str, ...] = ("top", "second", "bottom")
-TOP_PRIAL: tuple[str, ...] = ("three", "ace")
-WILD_TIES: tuple[str, ...] = ("natural_wins", "equal")
-MAX_JOKERS = 3
-
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "ace_two_three": ACE_TWO_THREE,
-    "top_prial": TOP_PRIAL,
-    "wild_ties": WILD_TIES,
+# Each option's native enum; its member names are the option's choices, in
+# the core's order.
+_ENUMS: dict[str, Any] = {
+    "ace_two_three": _core.AceTwoThree,
+    "top_prial": _core.TopPrial,
+    "wild_ties": _core.WildTies,
 }
+_CHOICES: dict[str, tuple[str, ...]] = {option: tuple(enum.__members__) for option, enum in _ENUMS.items()}
+ACE_TWO_THREE = _CHOICES["ace_two_three"]
+TOP_PRIAL = _CHOICES["top_prial"]
+WILD_TIES = _CHOICES["wild_ties"]
+MAX_JOKERS: int = _core.MAX_JOKERS
 
 
-def _choice(option: str, value: str) -> int:
+def _choice(option: str, value: str) -> Any:
+    """The option's native enum member named ``value``."""
     choices = _CHOICES[option]
     if value not in choices:
         raise InvalidHandError(f"{option} must be one of {', '.join(choices)}; got {value!r}")
-    return choices.index(value)
+    return getattr(_ENUMS[option], value)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ def one_input(data: bytes) -> None:
         assert 1 <= value.strength <= ev.classes
         return
 
-    _core._set_simd_level(inp.pick(LEVELS))
+    _core.set_simd_level(inp.pick(LEVELS))
     hands = array(inp, width_hint=3, max_rows=400)
     threads = inp.pick((None, 1, 2, 3, 0, -1, 2**40, "2"))
     well_formed = (

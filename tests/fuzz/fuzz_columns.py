@@ -63,7 +63,7 @@ def one_input(data: bytes) -> None:
             except UnicodeDecodeError:
                 text = None  # the reason is worded from the bytes: no str to ask about
             if text is not None:
-                assert _core._text_hand_problem(text, MAX_WIDTH, pack), (raw, pack)
+                assert _core.text_hand_problem(text, MAX_WIDTH, pack), (raw, pack)
         else:
             assert status[r] == 0 and where[r] == 0, (raw, pack, status[r], where[r])
             assert counts[r] == len(want) and cards[r, : len(want)].tolist() == want, (raw, cards[r])

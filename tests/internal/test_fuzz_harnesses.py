@@ -34,7 +34,7 @@ def keep_the_batch_kernel():
     """Harnesses switch batch kernels; the rest of the session keeps its own."""
     level = _core.simd_level()
     yield
-    _core._set_simd_level(level)
+    _core.set_simd_level(level)
 
 
 def test_every_harness_is_listed():

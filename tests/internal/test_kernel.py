@@ -59,7 +59,7 @@ def test_long_batch_matches_scalar_level(simd_level):
     ev = prial.Evaluator(Rules(wild="deuces", jokers=1))
     hands = random_hands(50_000 + 13, 3, seed=9, pack=ev.pack_size)
     got = ev.evaluate_batch(hands, threads=1)
-    _core._set_simd_level("scalar")
+    _core.set_simd_level("scalar")
     assert np.array_equal(got, ev.evaluate_batch(hands, threads=1))
 
 
@@ -135,7 +135,7 @@ def test_threads_and_levels_agree(simd_level):
 
 def test_set_level_rejects_unknown_names():
     with pytest.raises(prial.InvalidHandError, match="unknown SIMD level"):
-        _core._set_simd_level("sse9")
+        _core.set_simd_level("sse9")
     assert _core.simd_level() in LEVELS
 
 

@@ -59,7 +59,7 @@ def test_column_parser_statuses(text, status, where, message):
     assert wheres[1] == where
     assert cards[0, :3].tolist() == [51, 47, 43] and cards[2, :3].tolist() == [0, 1, 2]
     if message is not None:
-        assert message in _core._text_hand_problem(text, 5, 52)
+        assert message in _core.text_hand_problem(text, 5, 52)
     if status in (2, 3, 4, 5, 6):  # grammar errors: parse_cards says the same
         with pytest.raises(prial.InvalidHandError, match=message.replace("(", r"\(").replace(")", r"\)")):
             prial.parse_cards(text)

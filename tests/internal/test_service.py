@@ -11,6 +11,7 @@ import pytest
 from prial import random_hands
 from prial.client import PrialRpcError
 from prial.server import PrialService, ServeOptions
+from prial.service import servicer
 from prial.service.heap import TrimSchedule
 from prial.service.observability import Metrics, Observer
 from prial.service.servicer import DESCRIBE_LIMIT
@@ -38,11 +39,10 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
     # before a fuzz finding was fixed.  The log keeps where, not what.
     service = PrialService(ServeOptions(), Observer(Metrics(), False))
 
-    class Exploding:
-        def _showdown_message(self, players, *args):
-            raise TypeError(f"Invoked with: {list(players)!r}")  # the request's cards, as pybind11 would
+    def exploding(evaluator, players, *args):
+        raise TypeError(f"Invoked with: {list(players)!r}")  # the request's cards, as pybind11 would
 
-    monkeypatch.setattr(service, "_evaluator", lambda request: Exploding())
+    monkeypatch.setattr(servicer._core, "encode_showdown_response", exploding)
     request = pb.ShowdownRequest(players=[pb.Player(id="a", cards=pb.Cards(indices=bytes([48, 49, 50]))),
                                           pb.Player(id="b", cards=pb.Cards(text="2c 2d 2h"))])
     with caplog.at_level(logging.INFO, logger="prial.server"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 import prial
-from prial import Evaluator
+from prial import Evaluator, _core
 from prial.service.convert import cards_to_proto, result_to_proto
 from prial.v1 import prial_pb2 as pb
 
@@ -30,8 +30,8 @@ def _native_and_python_messages(players, options):
     # As the server passes them: the request's prial.v1.Player messages.
     request_players = [pb.Player(id=p.id, cards=cards_to_proto(p.cards, "cards"), blind=p.blind, stake=p.stake)
                        for p in players]
-    encoded = Evaluator(options.get("rules"))._showdown_message(
-        request_players, options.get("seer"), options.get("coverer"), options.get("cards_per_hand", 0), options.get("pot", 0),
+    encoded = _core.encode_showdown_response(
+        Evaluator(options.get("rules")), request_players, options.get("seer"), options.get("coverer"), options.get("cards_per_hand", 0), options.get("pot", 0),
         options.get("old_pot", 0))
     return pb.ShowdownResponse.FromString(encoded), expected
 
@@ -39,7 +39,7 @@ def _native_and_python_messages(players, options):
 @settings(max_examples=400, deadline=None)
 @given(legal_showdowns())
 def test_native_showdown_message_equals_the_python_results_message(table):
-    """The Showdown RPC's response is encoded by the core (wire.hpp); it must
+    """The Showdown RPC's response is encoded natively (cpp/service); it must
     be the message the generic converter builds from prial.showdown's result."""
     native, expected = _native_and_python_messages(*table)
     assert native == expected

@@ -1,4 +1,5 @@
-// Best three of four or five cards (SPEC §4): four- and five-card Brag.
+// Best three of four or five cards (docs/rules.md, "4. Four- and five-card
+// Brag").
 //
 // A hand of 3, 4 or 5 cards gets a *key*: higher wins, equal keys tie,
 // the discard tie-break included.  Layout (the same for every width, so
@@ -12,7 +13,7 @@
 // Discard code: a natural card ranks by its rank (deuce 1 .. ace 13, suits
 // never rank); a joker ranks above an ace (14).  A wild card that is not a
 // joker (a deuce under `deuces`) ranks at its own rank.  Higher discards
-// win in every ruleset, lowball included: SPEC §4 reverses only the
+// win in every ruleset, lowball included: docs/rules.md (Muflis) reverses only the
 // three-card order.  The kept three is the one with the highest key, so
 // of equally strong threes the player keeps the one whose discards compare
 // highest.

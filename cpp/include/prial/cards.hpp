@@ -1,4 +1,4 @@
-// Card encoding and text form (SPEC §1).
+// Card encoding and text form (docs/rules.md, "1. Cards").
 //
 // A card is one byte: index = rank * 4 + suit, rank 0 = deuce ... 12 = ace,
 // suit 0..3 = clubs, diamonds, hearts, spades.  Jokers are 52, 53, 54.
@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace prial {
@@ -29,15 +30,25 @@ inline constexpr bool is_joker(int card) noexcept { return card >= kFirstJoker; 
 
 // Every rejected hand, card or ruleset raises this; the message names the
 // offending card, hand (row) and position.  Bound to prial.InvalidHandError.
-// `row` is the index of the offending hand in a batch, or -1.
+// `row` is the index of the offending hand in a batch (or of the player at
+// a showdown), or -1; `field` the argument it came from ("" when not known).
 class InvalidHand : public std::invalid_argument {
  public:
-  explicit InvalidHand(const std::string& message, long long row = -1)
-      : std::invalid_argument(message), row_(row) {}
+  explicit InvalidHand(const std::string& message, long long row = -1, std::string field = {})
+      : std::invalid_argument(message), row_(row), field_(std::move(field)) {}
   long long row() const noexcept { return row_; }
+  const std::string& field() const noexcept { return field_; }
+
+  // Attaches where the error came from to an error already thrown (keeps
+  // its dynamic type when rethrown with `throw;`).
+  void locate(long long row, std::string field) {
+    row_ = row;
+    field_ = std::move(field);
+  }
 
  private:
   long long row_;
+  std::string field_;
 };
 
 // "3s 2h Ah", "3s,2h,Ah", "3s2hAh", "10♥ X".  Plain "X"/"Joker" takes the

@@ -1,6 +1,7 @@
-// Exact odds by enumeration (SPEC §5 "odds"): category counts over every
-// hand of the pack, and a hand's equity against random opponent hands dealt
-// from the unseen cards (every deal when feasible, else a seeded sample).
+// Exact odds by enumeration (docs/rules.md, "9. Odds, equity and
+// percentile"): category counts over every hand of the pack, and a hand's
+// equity against random opponent hands dealt from the unseen cards (every
+// deal when feasible, else a seeded sample).
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
-// Splitting n cards into k three-card hands (SPEC §4): seven-, nine-,
-// thirteen- (Crash) and fifteen-card Brag.
+// Splitting n cards into k three-card hands (docs/rules.md, "5. Partitioning"):
+// seven-, nine-, thirteen- (Crash) and fifteen-card Brag.
 //
 // A split is k hands, strongest first, plus n - 3k (or more) discards.
 // Its *strength tuple* lists the hands' strengths in that order, 0 for a
@@ -17,8 +17,8 @@
 //   stops as soon as a frontier point found already dominates every
 //   completion) and scores each point with the opponent model.
 //
-// Crash bonuses (SPEC §5), with 13 cards into 4 hands only (Crash), in
-// ExpectedPoints:
+// Crash bonuses (docs/rules.md, "Crash bonuses in expected points"), with 13
+// cards into 4 hands only (Crash), in ExpectedPoints:
 // - Four of a kind: a split whose hands use all four cards of a rank earns
 //   one point times P(no opponent can hold a better four), approximated as
 //   (1 - q)^(opponents * m): q = P(one opponent's cards hold all four of a
@@ -62,6 +62,11 @@ inline constexpr Card kNoCard = 255;  // marks an unformed hand in batch output
 inline constexpr int kModelDeals = 40000;
 inline constexpr double kMaxCrashValue = 1000;
 inline constexpr std::uint64_t kModelSeed = 0x5052494131334342ull;  // fixed: deterministic answers
+
+// Ranks in the order four-of-a-kind bonuses rank them, strongest first
+// (docs/rules.md, "7. Crash scoring"): fours highest, then A, K ... 2 (rank codes: 0 is
+// a two, 2 a four, 12 an ace).
+inline constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
 
 struct PartitionOptions {
   int cards = 13;
@@ -113,7 +118,7 @@ class Partitioner {
   // Split without validation (cards known valid).
   Split split_unchecked(const Card* cards) const noexcept;
 
-  // Whether the Crash bonuses of SPEC §5 apply: ExpectedPoints, 13 cards into 4 hands.
+  // Whether the Crash bonuses above apply: ExpectedPoints, 13 cards into 4 hands.
   bool crash_bonuses() const noexcept {
     return options_.objective == Objective::ExpectedPoints && options_.cards == 13 && options_.hands == 4;
   }

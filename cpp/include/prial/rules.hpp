@@ -1,4 +1,5 @@
-// Rulesets and the order of natural three-card hands (SPEC §2, §3).
+// Rulesets and the order of natural three-card hands (docs/rules.md,
+// "2. Three-card hands" and "3. Rulesets").
 #pragma once
 
 #include <cstdint>

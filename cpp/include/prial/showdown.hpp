@@ -1,8 +1,8 @@
-// Showdown adjudication (SPEC §5): one showdown decided in full (a see or
-// an agreed showdown, pots, covering) and two-player sees in bulk.  In a
-// see the seen player shows first and the seer wins only with a strictly
-// better hand; equal hands go to the seen player (four/five cards: after
-// the discard tie-break).
+// Showdown adjudication (docs/rules.md, "6. Showdowns"): one showdown
+// decided in full (a see or an agreed showdown, pots, covering) and
+// two-player sees in bulk.  In a see the seen player shows first and the
+// seer wins only with a strictly better hand; equal hands go to the seen
+// player (four/five cards: after the discard tie-break).
 #pragma once
 
 #include <cstddef>
@@ -75,9 +75,14 @@ struct ShowdownOutcome {
   std::vector<std::uint64_t> payouts;
 };
 
+// The field errors about one player are located at (InvalidHand::field()),
+// their row being the player's seat.
+inline constexpr const char* kPlayersField = "players";
+
 // Decides one showdown.  Throws InvalidShowdown for a showdown the rules
 // do not allow and InvalidHand for a hand the ruleset rejects, each
-// message naming the player (ids quoted as Python's repr quotes them).
+// message naming the player (ids quoted as Python's repr quotes them); an
+// error about one player is located at its seat (kPlayersField).
 // `ev` and `table` belong to the same ruleset.
 ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, const ShowdownCall& call);
 
@@ -97,11 +102,16 @@ std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const 
                            const Card* seen, std::size_t rows, std::size_t width, std::uint8_t* out,
                            int threads);
 
+// Whose hand makes a row of a batch invalid: the seer's (a card in both
+// hands counts as the seer's) or the seen player's.
+enum class ShowdownSide : std::uint8_t { Seer, Seen };
+
 // Why row `row` of a (seer, seen) batch of `width`-card hands is invalid
 // ("" if it is valid): "row 17: seer: duplicate card 7h at positions 0 and 2",
 // "row 3: card 7h is in both hands (seer position 0, seen position 2)".
+// `side`, if given, is set to whose hand it is.
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
-                                 std::size_t width);
+                                 std::size_t width, ShowdownSide* side = nullptr);
 
 // True when some card appears in both `width`-card hands (each hand's own
 // cards valid and distinct: a card >= 64 wraps here, but the hand's own

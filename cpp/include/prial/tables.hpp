@@ -1,5 +1,6 @@
 // The minimal perfect hash over three-card combinations and the per-ruleset
-// strength table it indexes (SPEC §2, §3).
+// strength table it indexes (docs/rules.md, "2. Three-card hands" and
+// "3. Rulesets").
 //
 // Hash: the colexicographic rank of the sorted cards c0 < c1 < c2,
 //   slot = C(c0,1) + C(c1,2) + C(c2,3),
@@ -96,6 +97,15 @@ inline constexpr unsigned kSuitedOffset = 455;
 constexpr unsigned rank_index(unsigned r0, unsigned r1, unsigned r2, bool suited) noexcept {
   return r0 + (r1 + 1) * r1 / 2 + (r2 + 2) * (r2 + 1) * r2 / 6 + (suited ? kSuitedOffset : 0);
 }
+
+// The Category of every strength class, indexed by strength (1..classes;
+// index 0, no hand, holds 0).
+std::vector<Category> categories_by_strength(const ThreeCardTable& table);
+
+// Every category, strongest first by the strongest hand it holds in the
+// table; categories no hand of the ruleset falls in (if any) last, in code
+// order.
+std::array<Category, kCategories> category_order(const ThreeCardTable& table);
 
 // Tables are built once per ruleset and shared by every Evaluator that asks
 // for the same rules (thread-safe).

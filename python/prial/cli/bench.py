@@ -148,25 +148,22 @@ def section_equity(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
     return figures
 
 
-KERNEL_LEVELS = ["scalar", "avx2", "avx512"]
-
-
 def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespace) -> list[Figure]:
     """evaluate_batch with 1 thread on each other kernel level this CPU has
     (the figures above use the level in use, see ``_core.simd_level()``)."""
     active = _core.simd_level()
-    levels = KERNEL_LEVELS[: KERNEL_LEVELS.index(_core.supported_simd_level()) + 1]
+    levels = _core.SIMD_LEVELS[: _core.SIMD_LEVELS.index(_core.supported_simd_level()) + 1]
     figures = []
     try:
         for level in levels:
             if level == active:
                 continue
-            _core._set_simd_level(level)
+            _core.set_simd_level(level)
             figures.append(Figure(f"evaluate_batch, 1 thread, {level} kernel", len(hands),
                                   median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
                                   baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"))
     finally:
-        _core._set_simd_level(active)
+        _core.set_simd_level(active)
     return figures
 
 
@@ -181,7 +178,7 @@ def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
         hands = random_hands(rows, width, seed=args.seed + width, pack=ev.pack_size)
         ev.best_of_batch(hands[:1])  # builds the table, timed once below
         figures.append(Figure(f"build the {width}-card key table (once per ruleset)",
-                              math.comb(ev.pack_size, width), ev._best_of_build_seconds(width), unit="keys"))
+                              math.comb(ev.pack_size, width), _core.best_of_build_seconds(ev, width), unit="keys"))
         threes = [np.ascontiguousarray(hands[:, list(kept)]) for kept in itertools.combinations(range(width), 3)]
 
         def reference() -> None:

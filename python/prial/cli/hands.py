@@ -49,7 +49,7 @@ def cmd_best_of(args: argparse.Namespace) -> int:
 def cmd_partition(args: argparse.Namespace) -> int:
     ev = Evaluator(rules_from_args(args))
     split = ev.partition(args.cards, hands=args.hands, objective=args.objective,
-                         min_category=args.min_category, opponents=args.opponents)
+                         min_category=args.min_category, opponents=args.opponents, crash_value=args.crash_value)
     if args.json:
         print(json.dumps({
             "cards": args.cards, "objective": args.objective, "min_category": args.min_category,
@@ -98,6 +98,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     partition.add_argument("--min-category", metavar="CATEGORY",
                            help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
     partition.add_argument("--opponents", type=int, default=3, help="opponents for expected_points (default 3)")
+    partition.add_argument("--crash-value", type=float, default=0.0,
+                           help="expected_points: what a crash (every position won) is worth beyond its "
+                                "positions' points (default 0)")
     partition.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(partition)
     partition.set_defaults(func=cmd_partition)

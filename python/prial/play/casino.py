@@ -176,7 +176,7 @@ def dealer_outcomes(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     ev = _game_evaluator(game)
     hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
     strength = ev.evaluate_batch(hands).astype(np.int64)
-    category = np.array([ev.evaluate(h.tolist()).category for h in hands], dtype=np.int64)
+    category = ev.categories[strength].astype(np.int64)
     top = int(strength.max()) + 2
     below_all = np.concatenate([[0], np.cumsum(np.bincount(strength, minlength=top))])
     below_with_card = np.empty((52, top + 1), dtype=np.int64)

@@ -8,16 +8,20 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import _core
 from ..cards import CardsLike, cards_of, check_no_shared_cards
 from ..categories import Category, parse_category
 from ..errors import InvalidShowdownError
 from ..evaluator import Evaluator, evaluator_for
 from ..rules import Rules
 from .checks import unique_ids
-from .odds import category_order
 from .results import CrashPlayerResult, CrashPosition, CrashResult
 
 MAX_HANDS = 4
+# Ranks (0 = deuce ... 12 = ace) strongest first for the four-of-a-kind
+# bonus: fours, then A, K ... 2.  The core's order, which partition's
+# expected points use too.
+FOUR_OF_A_KIND_ORDER: tuple[int, ...] = _core.FOUR_OF_A_KIND_ORDER
 MAX_CARDS = 13
 _RANK_CHARS = "23456789TJQKA"
 
@@ -32,11 +36,6 @@ class CrashPlayer:
     hands: Sequence[CardsLike] = field(default=())
     discards: CardsLike = ()
     declare_six_pairs: bool = False
-
-
-def _four_of_a_kind_order(rank: int) -> int:
-    """Fours rank highest, then A, K, Q ... 2."""
-    return 13 if rank == 2 else rank
 
 
 def _weights(scoring: str | Sequence[int]) -> tuple[int, ...]:
@@ -91,7 +90,7 @@ def crash_showdown(
             raise InvalidShowdownError(f"player {p.id!r} holds {held} cards; at most {MAX_CARDS}")
 
     values = {pid: [_value(ev, h) for h in hs] for pid, hs in hands.items()}
-    order = category_order(rules)  # strongest first
+    order = ev.category_order  # strongest first
     weaker = [] if floor is None else order[order.index(floor) + 1:]
     fouls = {pid: _foul(vs, floor, weaker) for pid, vs in values.items()}
     fours = {pid: (None if fouls[pid] else _best_four(hs)) for pid, hs in hands.items()}
@@ -125,7 +124,7 @@ def crash_showdown(
     if not voided_by and not outright:
         with_four = [pid for pid in hands if fours[pid] is not None]
         if with_four:
-            bonus = max(with_four, key=lambda pid: _four_of_a_kind_order(fours[pid]))
+            bonus = min(with_four, key=lambda pid: FOUR_OF_A_KIND_ORDER.index(fours[pid]))
             points[bonus] += 1
     results = tuple(
         CrashPlayerResult(
@@ -179,7 +178,7 @@ def _best_four(hands: list[list[int]]) -> int | None:
     """The best rank whose four cards are all in the player's hands."""
     counts = Counter(c >> 2 for h in hands for c in h if c < 52)
     ranks = [r for r, n in counts.items() if n == 4]
-    return max(ranks, key=_four_of_a_kind_order) if ranks else None
+    return min(ranks, key=FOUR_OF_A_KIND_ORDER.index) if ranks else None  # strongest first
 
 
 def _thirteen_card_straight(hands: list[list[int]], discards: list[int]) -> bool:

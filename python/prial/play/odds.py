@@ -4,14 +4,12 @@ and its percentile among all hands."""
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 
 import numpy as np
 
 from .. import _core
 from ..cards import CardsLike, cards_of
-from ..categories import Category
 from ..errors import InvalidHandError
 from ..evaluator import evaluator_for
 from ..rules import Rules
@@ -36,28 +34,9 @@ def odds(rules: Rules | None = None, cards: int = 3) -> Odds:
     ev = evaluator_for(rules)
     counts = _core.category_counts(ev, _hand_size(cards))
     total = math.comb(ev.pack_size, cards)
-    order = category_order(rules)
+    order = ev.category_order
     rows = tuple(CategoryOdds(c, counts[c], counts[c] / total) for c in order)
     return Odds(cards, total, rows)
-
-
-@functools.lru_cache(maxsize=16)
-def category_strengths(rules: Rules | None) -> dict[Category, tuple[int, int]]:
-    """(weakest, strongest) strength of each category's natural hands under
-    ``rules``: the ruleset's category order, and "at least a pair" floors."""
-    ev = evaluator_for(rules)
-    bounds: dict[Category, tuple[int, int]] = {}
-    for combo in itertools.combinations(range(52), 3):
-        v = ev.evaluate(combo)
-        lo, hi = bounds.get(v.category, (v.strength, v.strength))
-        bounds[v.category] = (min(lo, v.strength), max(hi, v.strength))
-    return bounds
-
-
-def category_order(rules: Rules | None) -> list[Category]:
-    """Categories strongest first under ``rules``."""
-    bounds = category_strengths(rules)
-    return sorted(Category, key=lambda c: -bounds.get(c, (0, 0))[1])
 
 
 def equity(

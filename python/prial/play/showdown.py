@@ -63,29 +63,29 @@ def showdown(
     """
     # The adjudication itself is the native core's (showdown.hpp), shared
     # with the gRPC service; this layer checks Python types and builds the
-    # result.  Evaluator._showdown answers (see, winner seats, reason,
-    # decided_by, hands, new pot, payouts by seat or None, cover or None); a
-    # hand is (cards, strength, key, category, description, kept, discarded),
-    # card bytes; a cover is (winner seats, reason, decided_by).
+    # result from the core's _core.ShowdownOutcome (winners by seat, hands'
+    # cards as bytes; see prial/_core.pyi).
     players = _checked(players)
     seer = _player_id(seer, "seer")
     coverer = _player_id(coverer, "coverer")
-    see, winners, reason, decided_by, hands, new_pot, payouts, cover = evaluator_for(rules)._showdown(
-        players, seer, coverer, _hand_size(cards_per_hand), chips(pot, "pot"), chips(old_pot, "old_pot"))
+    out = _core.decide_showdown(evaluator_for(rules), players, seer, coverer, _hand_size(cards_per_hand),
+                                chips(pot, "pot"), chips(old_pot, "old_pot"))
     ids = [p.id for p in players]
+    cover = out.cover
+    payouts = out.payouts
     return ShowdownResult(
-        kind="see" if see else "agreed",
+        kind="see" if out.see else "agreed",
         seer=seer,
-        winners=tuple(ids[i] for i in winners),
-        reason=reason,
-        decided_by=decided_by,
-        hands=tuple(PlayerHand(p.id, tuple(cards), p.blind, p.stake, strength, key, category, description,
-                               tuple(kept), tuple(discarded))
-                    for p, (cards, strength, key, category, description, kept, discarded) in zip(players, hands)),
-        pot=new_pot,
+        winners=tuple(ids[i] for i in out.winners),
+        reason=out.reason,
+        decided_by=out.decided_by,
+        hands=tuple(PlayerHand(p.id, tuple(h.cards), p.blind, p.stake, h.strength, h.key, h.category,
+                               h.description, tuple(h.kept), tuple(h.discarded))
+                    for p, h in zip(players, out.hands)),
+        pot=out.pot,
         payouts=None if payouts is None else dict(zip(ids, payouts)),
         cover=None if cover is None or coverer is None  # the core decides a cover only for a coverer
-        else CoverResult(coverer, old_pot, tuple(ids[i] for i in cover[0]), cover[1], cover[2]),
+        else CoverResult(coverer, old_pot, tuple(ids[i] for i in cover.winners), cover.reason, cover.decided_by),
     )
 
 

@@ -14,8 +14,6 @@ hands, only ranked).
 
 from __future__ import annotations
 
-import functools
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,7 +63,7 @@ def parse_text_cards(column: pa.Array | pa.ChunkedArray, pack_size: int, threads
     if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
         column = column.cast(pa.large_string())  # string_view, dictionary, all-null ...
     validity, offsets, data = column.buffers()[:3]
-    return _core._parse_text_column(
+    return _core.parse_text_column(
         validity, offsets, data,
         large_offsets=pa.types.is_large_string(column.type), offset=column.offset,
         rows=len(column), width=MAX_WIDTH, pack_size=pack_size, threads=threads,
@@ -77,27 +75,15 @@ def card_problem(text: str | None, count: int, status: int, pack_size: int) -> s
     if status == _STATUS_NULL or text is None:
         return "cards missing"
     if status:
-        return _core._text_hand_problem(text, MAX_WIDTH, pack_size)
+        return _core.text_hand_problem(text, MAX_WIDTH, pack_size)
     expected = " or ".join(str(w) for w in WIDTHS)
     return f"{count} card{'s' if count != 1 else ''}; expected {expected}"
 
 
-@functools.lru_cache(maxsize=32)
 def category_of_strength(rules: Rules) -> np.ndarray:
-    """int8 array: strength -> Category value, for one ruleset."""
-    ev = evaluator_for(rules)
-    hands = _all_three_card_hands(rules.pack_size)
-    strengths = ev.evaluate_batch(hands)
-    table = np.full(ev.classes + 1, -1, dtype=np.int8)
-    classes, first = np.unique(strengths, return_index=True)
-    for strength, index in zip(classes.tolist(), first.tolist()):
-        table[strength] = int(ev.evaluate(hands[index].tolist()).category)
-    return table
-
-
-@functools.lru_cache(maxsize=4)
-def _all_three_card_hands(pack_size: int) -> np.ndarray:
-    return np.array(list(itertools.combinations(range(pack_size), 3)), dtype=np.uint8)
+    """int8 array: strength -> Category value, for one ruleset (the
+    output's dictionary indices are int8)."""
+    return evaluator_for(rules).categories.view(np.int8)
 
 
 def describe_hands(rules: Rules, hands: np.ndarray) -> list[str]:

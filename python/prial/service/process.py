@@ -15,6 +15,7 @@ import numpy as np
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from ..evaluator import evaluator_for
 from ..rules import Rules
 from .auth import BearerTokenAuth, read_tokens
 from .heap import keep_the_heap_compact
@@ -22,7 +23,7 @@ from .lifecycle import configure_logging, log, write_port_file
 from .observability import Metrics, Observer
 from .options import ServeOptions
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
-from .servicer import PrialService, ruleset
+from .servicer import PrialService
 from .tls import server_credentials
 
 
@@ -97,7 +98,7 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
     server, port, health_servicer, observer = build_server(options)
     keep_the_heap_compact(stop, lambda: observer.calls_finished)
     # Warm the default tables (three, four and five cards) before SERVING.
-    default = ruleset(Rules()).evaluator
+    default = evaluator_for(Rules())
     for width in (4, 5):
         default.best_of_batch(np.arange(width, dtype=np.uint8).reshape(1, width))
     server.start()

@@ -13,10 +13,7 @@ themselves.
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -24,7 +21,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidHandError
-from ..evaluator import Evaluator
+from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.crash import CrashPlayer, crash_showdown
 from ..play.odds import equity, odds
@@ -51,26 +48,6 @@ from .options import ServeOptions
 DESCRIBE_LIMIT = 100_000
 
 
-@dataclass(frozen=True)
-class Ruleset:
-    evaluator: Evaluator
-    categories: np.ndarray  # uint8, indexed by strength: the Category code
-
-
-@functools.lru_cache(maxsize=32)  # bounded: callers choose the rules
-def ruleset(rules: Rules) -> Ruleset:
-    ev = Evaluator(rules)
-    # Every strength class with the category of one hand of it: all hands of
-    # the pack (C(55,3) = 26,235 at most), one representative per class.
-    hands = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
-    strengths = ev.evaluate_batch(hands)
-    classes, first = np.unique(strengths, return_index=True)
-    categories = np.zeros(int(classes.max()) + 1, dtype=np.uint8)
-    for strength, row in zip(classes.tolist(), first.tolist()):
-        categories[strength] = int(ev.evaluate(hands[row].tolist()).category)
-    return Ruleset(ev, categories)
-
-
 class PrialService(pb_grpc.PrialServicer):
     def __init__(self, options: ServeOptions, observer: Observer) -> None:
         self.max_batch = options.max_batch
@@ -78,7 +55,7 @@ class PrialService(pb_grpc.PrialServicer):
         self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
         self.threads = options.threads_per_call
         self.observer = observer
-        self._default = ruleset(Rules())
+        self._default = evaluator_for(Rules())
 
     @rpc(default_field="cards")
     def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext, call: Call) -> pb.EvaluateResponse:
@@ -113,6 +90,7 @@ class PrialService(pb_grpc.PrialServicer):
             objective=choice(OBJECTIVES, request.objective, "objective"),
             min_category=category_from_proto(request, "min_category"),
             opponents=request.opponents if request.HasField("opponents") else 3,
+            crash_value=request.crash_value,
         )
         return result_to_proto(split, pb.PartitionResponse)
 
@@ -120,11 +98,11 @@ class PrialService(pb_grpc.PrialServicer):
     def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> bytes:
         # The hot small call: the request's players go to the native core as
         # they are, and it decides and encodes the ShowdownResponse
-        # (wire.hpp), sent as is (PRESERIALIZED).  Python objects in between
-        # would cost more than the decision.
+        # (cpp/service), sent as is (PRESERIALIZED).  Python objects in
+        # between would cost more than the decision.
         call.hands = len(request.players)
-        return self._evaluator(request)._showdown_message(
-            request.players, request.seer if request.HasField("seer") else None,
+        return _core.encode_showdown_response(
+            self._evaluator(request), request.players, request.seer if request.HasField("seer") else None,
             request.coverer if request.HasField("coverer") else None,
             request.cards_per_hand, request.pot, request.old_pot)
 
@@ -140,12 +118,8 @@ class PrialService(pb_grpc.PrialServicer):
             raise InvalidHandError(f"seer_cards has {len(seer)} hands but seen_cards has {len(seen)}",
                                    field="seen_cards")
         call.hands = 2 * len(seer)
-        try:
-            wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
-        except InvalidHandError as exc:
-            # The core's message says whose hand is bad: "row 7: seen: ...".
-            exc.field = "seen_cards" if ": seen: " in str(exc) else "seer_cards"
-            raise
+        # A bad row's error names the side its hand is on (seer_cards or seen_cards).
+        wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
         return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
 
     @rpc(default_field="players")
@@ -199,21 +173,17 @@ class PrialService(pb_grpc.PrialServicer):
 
     # -- shared ----------------------------------------------------------------
 
-    def _ruleset(self, request: Any) -> Ruleset:
-        """The request's ruleset; no rules given (the common case) costs no
-        conversion."""
-        return ruleset(rules_from_proto(request.rules)) if request.HasField("rules") else self._default
-
     def _evaluator(self, request: Any) -> Evaluator:
-        return self._ruleset(request).evaluator
+        """The request's ruleset's evaluator; no rules given (the common
+        case) costs no conversion."""
+        return evaluator_for(rules_from_proto(request.rules)) if request.HasField("rules") else self._default
 
     def _evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
-        current = self._ruleset(request)
+        ev = self._evaluator(request)
         if request.cards and request.hands:
             raise InvalidHandError("give either cards or hands, not both", field="hands")
         hands = self._hands_from_text(request) if request.hands else self._hands_from_bytes(request)
         call.hands += len(hands)
-        ev = current.evaluator
         width = hands.shape[1]
         response = pb.EvaluateResponse(count=len(hands))
         field = "hands" if request.hands else "cards"
@@ -230,7 +200,7 @@ class PrialService(pb_grpc.PrialServicer):
         response.strengths = strengths.astype("<u2", copy=False).tobytes()
         # Every strength indexes the table (it spans the ruleset's classes);
         # "clip" only skips numpy's bounds checks.
-        response.categories = np.take(current.categories, strengths, mode="clip").tobytes()
+        response.categories = np.take(ev.categories, strengths, mode="clip").tobytes()
         if request.describe:
             if len(hands) > DESCRIBE_LIMIT:
                 raise BatchTooLarge(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")

@@ -1,11 +1,10 @@
-#include "prial/wire.hpp"
+#include "prial/service/showdown_response.hpp"
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-
-namespace prial {
+namespace prial::service {
 namespace {
 
 // Protocol buffers encoding, the parts these messages use: varints and
@@ -95,4 +94,4 @@ std::string encode_showdown_response(const ShowdownCall& call, const ShowdownOut
   return response.take();
 }
 
-}  // namespace prial
+}  // namespace prial::service

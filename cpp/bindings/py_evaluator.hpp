@@ -1,0 +1,71 @@
+// The evaluator as Python sees it (_core.Evaluator): the C++ Evaluator and
+// best-of table of one ruleset, plus caches of the Python objects its
+// results are made of.  Bound in register_evaluator.cpp; the module
+// functions of register_play.cpp and register_service.cpp take it as their
+// first argument.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "convert.hpp"
+#include "prial/bestof.hpp"
+#include "prial/evaluator.hpp"
+#include "prial/partition.hpp"
+
+namespace prial::bindings {
+
+class PyEvaluator {
+ public:
+  explicit PyEvaluator(const RulesConfig& rules)
+      : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {}
+
+  py::object evaluate(const py::handle& hand);
+  py::array_t<Strength> evaluate_batch(const py::object& hands, const py::object& threads);
+  py::object best_of(const py::handle& hand);
+  py::array_t<BestKey> best_of_batch(const py::object& hands, const py::object& threads);
+  py::object partition(const py::handle& hand, const py::object& hands, const py::object& objective,
+                       const py::object& min_category, const py::object& opponents, double crash_value);
+  py::tuple partition_batch(const py::object& deals, const py::object& hands, const py::object& objective,
+                            const py::object& min_category, const py::object& opponents, double crash_value,
+                            const py::object& threads);
+
+  int classes() const { return ev_.table().classes(); }
+  std::size_t slots() const { return ev_.table().slots(); }
+  int pack_size() const { return ev_.table().pack_size(); }
+  // Read-only uint8 array: the Category code of every strength (made once).
+  py::array categories();
+  // The registered Category members, strongest first.
+  py::list category_order() const;
+
+  const Evaluator& core() const noexcept { return ev_; }
+  const BestOfTable& best_of_table() const noexcept { return *best_of_; }
+
+  // The description of a three-card slot as a str, made on first use.
+  py::object description(std::uint32_t slot) {
+    py::object& d = descriptions_[slot];
+    if (!d) d = py::str(ev_.table().description(slot));
+    return d;
+  }
+  py::object category(std::uint32_t slot) const { return category_object(ev_.table().category(slot)); }
+
+ private:
+  // One Partitioner per option set, kept for the evaluator's lifetime (a
+  // handful at most): its minimum-category threshold and opponent model
+  // are then found once.
+  const Partitioner& partitioner(int cards, int hands, const py::object& objective, const py::object& min_category,
+                                 int opponents, double crash_value);
+
+  Evaluator ev_;
+  std::shared_ptr<const BestOfTable> best_of_;
+  std::vector<py::object> descriptions_;
+  py::object categories_;
+  std::map<std::tuple<int, int, int, int, int, double>, std::unique_ptr<Partitioner>> partitioners_;
+};
+
+}  // namespace prial::bindings

@@ -1,0 +1,15 @@
+// The bound concepts of prial._core, one register_* function (and file)
+// each; module.cpp calls them in this order.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace prial::bindings {
+
+void register_cards(pybind11::module_& m);      // register_cards.cpp: card text
+void register_evaluator(pybind11::module_& m);  // register_evaluator.cpp: rulesets, Evaluator, kernels
+void register_play(pybind11::module_& m);       // register_play.cpp: showdowns, odds, Crash
+void register_columns(pybind11::module_& m);    // register_columns.cpp: Arrow text columns
+void register_service(pybind11::module_& m);    // register_service.cpp: wire-form responses
+
+}  // namespace prial::bindings

@@ -1,0 +1,334 @@
+// Rulesets (RulesConfig and its enums), the Evaluator (single hands and
+// batches, best of four / five, partitioning, the table's properties), the
+// result types, the batch kernels' SIMD level and the version.
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "convert.hpp"
+#include "prial/kernels.hpp"
+#include "prial/rules.hpp"
+#include "py_evaluator.hpp"
+#include "register.hpp"
+
+#define PRIAL_STRINGIFY(x) #x
+#define PRIAL_MACRO_STRINGIFY(x) PRIAL_STRINGIFY(x)
+
+namespace prial::bindings {
+namespace {
+
+// The Python name of each enum value: the option strings of prial.Rules
+// and prial.partition, bound as the enums' member names.
+template <class Enum>
+using EnumNames = std::initializer_list<std::pair<const char*, Enum>>;
+const EnumNames<AceTwoThree> kAceTwoThree = {
+    {"top", AceTwoThree::Top}, {"second", AceTwoThree::Second}, {"bottom", AceTwoThree::Bottom}};
+const EnumNames<TopPrial> kTopPrial = {{"three", TopPrial::Three}, {"ace", TopPrial::Ace}};
+const EnumNames<WildTies> kWildTies = {{"natural_wins", WildTies::NaturalWins}, {"equal", WildTies::Equal}};
+const EnumNames<Objective> kObjectives = {
+    {"lexicographic", Objective::Lexicographic}, {"expected_points", Objective::ExpectedPoints}};
+
+template <class Enum>
+void bind_enum(py::module_& m, const char* name, const char* doc, const EnumNames<Enum>& names) {
+  py::enum_<Enum> e(m, name, doc);
+  for (const auto& [value_name, value] : names) e.value(value_name, value);
+}
+
+// An Objective member, or its name (callers pass the option strings).
+Objective objective_from(const py::handle& value) {
+  if (py::isinstance<Objective>(value)) return value.cast<Objective>();
+  const std::string name = py::str(value).cast<std::string>();
+  if (PyUnicode_Check(value.ptr())) {
+    for (const auto& [value_name, objective] : kObjectives) {
+      if (name == value_name) return objective;
+    }
+  }
+  throw InvalidHand("objective must be 'lexicographic' or 'expected_points', got '" + name + "'");
+}
+
+// None -> -1; a Category (an IntEnum) or its code 0..5.  Names are the
+// Python layer's to parse.
+int min_category_from(const py::handle& value) {
+  if (value.is_none()) return -1;
+  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    int overflow = 0;
+    const long v = PyLong_AsLongAndOverflow(value.ptr(), &overflow);
+    if (overflow == 0 && v >= 0 && v < kCategories) return static_cast<int>(v);
+  }
+  throw InvalidHand("min_category must be a prial.Category, got " + py::repr(value).cast<std::string>());
+}
+
+// The bits of a double: a cache key that NaN cannot confuse.
+std::uint64_t bits_of(double value) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+}  // namespace
+
+py::object PyEvaluator::evaluate(const py::handle& hand) {
+  Card fixed[3];
+  std::vector<Card> parsed;
+  const bool quick = three_indices(hand, fixed);
+  if (!quick) parsed = cards_from(hand);
+  const Card* cards = quick ? fixed : parsed.data();
+  const std::size_t count = quick ? 3 : parsed.size();
+  const std::uint32_t slot = ev_.slot(cards, count);
+  return make_named_tuple(result_types().hand_value, {py::int_(ev_.table().strength(slot)), category(slot),
+                                                      card_list(cards, count), description(slot)});
+}
+
+py::array_t<Strength> PyEvaluator::evaluate_batch(const py::object& hands, const py::object& threads) {
+  const py::array a = hand_array(hands, 3, "hands");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  const int n_threads = thread_count(threads);
+  py::array_t<Strength> out(static_cast<py::ssize_t>(rows));
+  const auto* in = static_cast<const Card*>(a.data());
+  Strength* dst = out.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL: `a` and `out` stay referenced by this frame,
+    // so neither buffer can be freed or resized (numpy refuses to resize
+    // a referenced array); the C++ code touches no Python object.
+    std::optional<py::gil_scoped_release> release;
+    if (rows >= kKeepGilBelowRows) release.emplace();
+    bad = ev_.evaluate_batch(in, rows, dst, n_threads);
+  }
+  if (bad != kNoBadRow) throw InvalidHand(ev_.explain_row(in, bad, 3), static_cast<long long>(bad));
+  return out;
+}
+
+py::object PyEvaluator::best_of(const py::handle& hand) {
+  const std::vector<Card> cards = cards_from(hand);
+  const BestChoice c = best_of_->choose(cards.data(), cards.size());
+  return make_named_tuple(result_types().best_hand,
+                          {card_list(c.kept.data(), c.kept.size()), card_list(c.discarded.data(), static_cast<std::size_t>(c.discards)),
+                           py::int_(strength_of_key(c.key)), py::int_(c.key), category(c.slot),
+                           description(c.slot)});
+}
+
+py::array_t<BestKey> PyEvaluator::best_of_batch(const py::object& hands, const py::object& threads) {
+  const py::array a = hand_array_of_widths(hands, {3, 4, 5}, "hands", "3, 4 or 5");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  const auto width = static_cast<std::size_t>(a.shape(1));
+  const int n_threads = thread_count(threads);
+  py::array_t<BestKey> out(static_cast<py::ssize_t>(rows));
+  const auto* in = static_cast<const Card*>(a.data());
+  BestKey* dst = out.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL, as in evaluate_batch: both buffers are held by
+    // this frame and the C++ code touches no Python object (the lazy table
+    // build is guarded by its own once_flag).
+    py::gil_scoped_release release;
+    bad = best_of_->key_batch(in, rows, width, dst, n_threads);
+  }
+  if (bad != kNoBadRow) throw InvalidHand(ev_.explain_row(in, bad, width), static_cast<long long>(bad));
+  return out;
+}
+
+py::object PyEvaluator::partition(const py::handle& hand, const py::object& hands, const py::object& objective,
+                                  const py::object& min_category, const py::object& opponents,
+                                  double crash_value) {
+  const std::vector<Card> cards = cards_from(hand);
+  const Partitioner& p = partitioner(static_cast<int>(cards.size()), int_argument(hands, "hands"), objective,
+                                     min_category, int_argument(opponents, "opponents"), crash_value);
+  const Split s = p.split(cards.data(), cards.size());
+  py::list hand_lists, strengths, categories, descriptions;
+  for (int h = 0; h < s.formed; ++h) {
+    hand_lists.append(card_list(s.hands[h].data(), s.hands[h].size()));
+    strengths.append(py::int_(s.strengths[h]));
+    categories.append(category(s.slots[h]));
+    descriptions.append(description(s.slots[h]));
+  }
+  const py::object points =
+      s.expected_points >= 0 ? py::object(py::float_(s.expected_points)) : py::object(py::none());
+  return make_named_tuple(result_types().split,
+                          {hand_lists, card_list(s.discards.data(), static_cast<std::size_t>(s.discard_count)),
+                           strengths, categories, descriptions, points, py::int_(s.candidates)});
+}
+
+py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object& hands_arg,
+                                       const py::object& objective, const py::object& min_category,
+                                       const py::object& opponents, double crash_value, const py::object& threads) {
+  const int hands = int_argument(hands_arg, "hands");
+  const py::array a = hand_array_of_widths(deals, {13, 6, 7, 8, 9, 10, 11, 12, 14, 15}, "cards", "6 to 15");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  const int n_threads = thread_count(threads);
+  const Partitioner& p = partitioner(static_cast<int>(a.shape(1)), hands, objective, min_category,
+                                     int_argument(opponents, "opponents"), crash_value);
+  const auto k = static_cast<py::ssize_t>(hands);
+  py::array_t<Card> out_hands({static_cast<py::ssize_t>(rows), k, py::ssize_t{3}});
+  py::array_t<Strength> out_strengths({static_cast<py::ssize_t>(rows), k});
+  const auto* in = static_cast<const Card*>(a.data());
+  Card* dst_hands = out_hands.mutable_data();
+  Strength* dst_strengths = out_strengths.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL: the three buffers are held by this frame, the
+    // Partitioner lives in this evaluator's cache (never erased) and the
+    // C++ code touches no Python object.
+    py::gil_scoped_release release;
+    bad = p.split_batch(in, rows, dst_hands, dst_strengths, n_threads);
+  }
+  if (bad != kNoBadRow) {
+    throw InvalidHand(ev_.explain_row(in, bad, static_cast<std::size_t>(a.shape(1))), static_cast<long long>(bad));
+  }
+  return py::make_tuple(out_hands, out_strengths);
+}
+
+py::array PyEvaluator::categories() {
+  if (!categories_) {
+    const std::vector<Category> by_strength = categories_by_strength(ev_.table());
+    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(by_strength.size()));
+    std::uint8_t* dst = out.mutable_data();
+    for (std::size_t s = 0; s < by_strength.size(); ++s) dst[s] = static_cast<std::uint8_t>(by_strength[s]);
+    out.attr("setflags")(py::arg("write") = false);  // shared by every caller: read-only
+    categories_ = std::move(out);
+  }
+  return py::reinterpret_borrow<py::array>(categories_);
+}
+
+py::list PyEvaluator::category_order() const {
+  py::list out;
+  for (const Category c : prial::category_order(ev_.table())) out.append(category_object(c));
+  return out;
+}
+
+const Partitioner& PyEvaluator::partitioner(int cards, int hands, const py::object& objective,
+                                            const py::object& min_category, int opponents, double crash_value) {
+  PartitionOptions o;
+  o.cards = cards;
+  o.hands = hands;
+  o.objective = objective_from(objective);
+  o.min_category = min_category_from(min_category);
+  o.opponents = opponents;
+  o.crash_value = crash_value;
+  if (o.objective == Objective::Lexicographic) {  // both unused: one cache entry
+    o.opponents = 0;
+    o.crash_value = 0;
+  }
+  const auto key = std::make_tuple(o.cards, o.hands, static_cast<int>(o.objective), o.min_category, o.opponents,
+                                   bits_of(o.crash_value));
+  auto it = partitioners_.find(key);
+  if (it != partitioners_.end()) return *it->second;
+  std::unique_ptr<Partitioner> made;
+  {
+    // The first expected-points use builds the opponent model (a fraction
+    // of a second); nothing Python is touched meanwhile.
+    py::gil_scoped_release release;
+    made = std::make_unique<Partitioner>(three_card_table(ev_.rules()), o);
+  }
+  return *partitioners_.emplace(key, std::move(made)).first->second;
+}
+
+void register_evaluator(py::module_& m) {
+  m.def("register_result_types",
+        [](py::object hand_value, py::list categories, py::object best_hand, py::object split) {
+          ResultTypes& types = result_types();
+          types.hand_value = std::move(hand_value);
+          types.categories = std::move(categories);
+          types.best_hand = std::move(best_hand);
+          types.split = std::move(split);
+        },
+        py::arg("hand_value"), py::arg("categories"), py::arg("best_hand"), py::arg("split"),
+        "register_result_types(hand_value, categories, best_hand, split)\n--\n\n"
+        "Registers the Python result types once at import: prial.HandValue, the prial.Category "
+        "members by value, prial.BestHand and prial.Split.");
+
+  bind_enum(m, "AceTwoThree", "Where A-2-3 ranks among the runs: 'top', 'second' or 'bottom'.", kAceTwoThree);
+  bind_enum(m, "TopPrial", "The top prial: 'three' (three threes) or 'ace' (three aces).", kTopPrial);
+  bind_enum(m, "WildTies", "A wild hand against the same natural hand: 'natural_wins' or 'equal'.", kWildTies);
+  bind_enum(m, "Objective", "What partition maximizes: 'lexicographic' or 'expected_points'.", kObjectives);
+
+  py::class_<RulesConfig>(m, "RulesConfig", "One fully resolved ruleset, the plain data every table is built from.")
+      .def(py::init([](AceTwoThree ace_two_three, TopPrial top_prial, bool running_flush_over_prial, bool lowball,
+                       std::uint64_t wild_mask, int jokers, WildTies wild_ties) {
+             RulesConfig r;
+             r.ace_two_three = ace_two_three;
+             r.top_prial = top_prial;
+             r.running_flush_over_prial = running_flush_over_prial;
+             r.lowball = lowball;
+             r.wild_mask = wild_mask;
+             r.jokers = jokers;
+             r.wild_ties = wild_ties;
+             r.validate();
+             return r;
+           }),
+           py::kw_only(), py::arg("ace_two_three"), py::arg("top_prial"), py::arg("running_flush_over_prial"),
+           py::arg("lowball"), py::arg("wild_mask"), py::arg("jokers"), py::arg("wild_ties"),
+           "__init__(self, *, ace_two_three, top_prial, running_flush_over_prial, lowball, wild_mask, jokers, "
+           "wild_ties)\n--\n\n"
+           "A ruleset: the enums' members, wild_mask bit i for card i wild (0..51), jokers 0..3.");
+
+  py::class_<PyEvaluator>(m, "Evaluator", "Evaluates hands under one ruleset (its tables are built once and shared).")
+      .def(py::init<const RulesConfig&>(), py::arg("config"),
+           "__init__(self, config)\n--\n\nThe evaluator of the ruleset `config` (a RulesConfig).")
+      .def("evaluate", &PyEvaluator::evaluate, py::arg("hand"),
+           "evaluate(self, hand)\n--\n\n"
+           "The HandValue of three cards (text or indices, any order).")
+      .def("evaluate_batch", &PyEvaluator::evaluate_batch, py::arg("hands"), py::kw_only(),
+           py::arg("threads") = py::none(),
+           "evaluate_batch(self, hands, *, threads=None)\n--\n\n"
+           "Strengths (uint16) of a uint8 (N, 3) array of hands; InvalidHandError names the first bad row.")
+      .def("best_of", &PyEvaluator::best_of, py::arg("cards"),
+           "best_of(self, cards)\n--\n\n"
+           "The BestHand of 3, 4 or 5 cards: the three kept, the discards, strength and key.")
+      .def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("hands"), py::kw_only(),
+           py::arg("threads") = py::none(),
+           "best_of_batch(self, hands, *, threads=None)\n--\n\n"
+           "Best-of keys (uint32) of a uint8 (N, 3), (N, 4) or (N, 5) array of hands.")
+      .def("partition", &PyEvaluator::partition, py::arg("cards"), py::arg("hands") = 4,
+           py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
+           py::arg("crash_value") = 0.0,
+           "partition(self, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
+           "crash_value=0.0)\n--\n\n"
+           "The Split of 6 to 15 cards into `hands` three-card hands.  objective: an Objective or its name; "
+           "min_category: None or a prial.Category; crash_value: points for a crash (expected_points, 13 "
+           "cards into 4 hands).")
+      .def("partition_batch", &PyEvaluator::partition_batch, py::arg("cards"), py::arg("hands") = 4,
+           py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
+           py::arg("crash_value") = 0.0, py::kw_only(), py::arg("threads") = py::none(),
+           "partition_batch(self, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
+           "crash_value=0.0, *, threads=None)\n--\n\n"
+           "partition over a uint8 (N, cards) array: (hands uint8 (N, hands, 3), strengths uint16 (N, hands)); "
+           "unformed hands are 255 and strength 0.")
+      .def_property_readonly("classes", &PyEvaluator::classes, "Number of strength classes (strengths 1..classes).")
+      .def_property_readonly("slots", &PyEvaluator::slots, "Number of three-card combinations of the pack.")
+      .def_property_readonly("pack_size", &PyEvaluator::pack_size, "Cards in the pack: 52 plus the jokers.")
+      .def_property_readonly("categories", &PyEvaluator::categories,
+                             "Read-only uint8 array indexed by strength (length classes + 1): the Category code "
+                             "of each strength class (index 0 unused, 0).")
+      .def_property_readonly("category_order", &PyEvaluator::category_order,
+                             "The six prial.Category members, strongest first in this ruleset (categories no "
+                             "hand falls in last).");
+
+  m.def("best_of_build_seconds",
+        [](const PyEvaluator& ev, std::size_t width) { return ev.best_of_table().build_seconds(width); },
+        py::arg("evaluator"), py::arg("width"),
+        "best_of_build_seconds(evaluator, width)\n--\n\n"
+        "Seconds the evaluator's best-of key table for `width` cards took to build (benchmarks).");
+
+  m.attr("OPPONENT_MODEL_DEALS") = kModelDeals;
+
+  // ---- SIMD level of the batch kernels (kernels.hpp) ----
+  m.def("simd_level", [] { return std::string(simd_level_name(prial::simd_level())); },
+        "simd_level()\n--\n\n"
+        "Instruction-set level of the batch kernels in use: 'scalar', 'avx2' or 'avx512'.");
+  m.def("supported_simd_level", [] { return std::string(simd_level_name(prial::supported_simd_level())); },
+        "supported_simd_level()\n--\n\n"
+        "Highest instruction-set level this CPU supports.");
+  // Every level's name, lowest first: the one list the benchmarks and tests use.
+  m.attr("SIMD_LEVELS") = py::make_tuple(simd_level_name(SimdLevel::kScalar), simd_level_name(SimdLevel::kAvx2),
+                                         simd_level_name(SimdLevel::kAvx512));
+  m.def("set_simd_level", &prial::set_simd_level, py::arg("level"),
+        "set_simd_level(level)\n--\n\n"
+        "Forces the batch-kernel level (tests and benchmarks only; process-wide).");
+
+  m.attr("__version__") = PRIAL_MACRO_STRINGIFY(PRIAL_VERSION);
+}
+
+}  // namespace prial::bindings

@@ -1,0 +1,322 @@
+// Play: one showdown decided (decide_showdown and its result types), sees
+// in bulk (showdown_batch), odds (category counts, equity, best-of keys,
+// deal counts) and the Crash four-of-a-kind order.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"  // Python.h first: structmember.h needs it
+#include "prial/odds.hpp"
+#include "prial/partition.hpp"
+#include "prial/showdown.hpp"
+#include "py_evaluator.hpp"
+#include "register.hpp"
+
+#include <structmember.h>
+
+namespace prial::bindings {
+namespace {
+
+// ---- The result types of decide_showdown --------------------------------
+//
+// ShowdownOutcome, SeatHand and Award are records: heap types whose
+// instances hold a fixed row of Python objects, read as read-only
+// attributes (member descriptors) and made here with no Python call.  A
+// showdown makes one per hand and one or two more, and prial.showdown
+// reads each field once, so both must cost what a tuple does (a
+// py::class_ instance costs several times that to make and to read).
+
+struct Record {
+  PyObject_HEAD
+  PyObject* fields[1];  // as many as the type has (tp_basicsize)
+};
+
+Py_ssize_t field_count(PyObject* self) {
+  return (Py_TYPE(self)->tp_basicsize - static_cast<Py_ssize_t>(offsetof(Record, fields))) /
+         static_cast<Py_ssize_t>(sizeof(PyObject*));
+}
+PyObject** fields_of(PyObject* self) { return reinterpret_cast<Record*>(self)->fields; }
+
+int record_traverse(PyObject* self, visitproc visit, void* arg) {
+  PyObject** fields = fields_of(self);
+  for (Py_ssize_t i = 0; i < field_count(self); ++i) Py_VISIT(fields[i]);
+  Py_VISIT(Py_TYPE(self));  // a heap type: its instances reference it
+  return 0;
+}
+
+int record_clear(PyObject* self) {
+  PyObject** fields = fields_of(self);
+  for (Py_ssize_t i = 0; i < field_count(self); ++i) Py_CLEAR(fields[i]);
+  return 0;
+}
+
+void record_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  record_clear(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+// "Award(winners=[0], reason='...', decided_by='hand')".
+PyObject* record_repr(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  const std::string name(type->tp_name);
+  std::string text = name.substr(name.rfind('.') + 1) + "(";
+  PyObject** fields = fields_of(self);
+  for (Py_ssize_t i = 0; i < field_count(self); ++i) {
+    PyObject* repr = PyObject_Repr(fields[i]);
+    if (repr == nullptr) return nullptr;
+    const char* utf8 = PyUnicode_AsUTF8(repr);
+    if (utf8 == nullptr) {
+      Py_DECREF(repr);
+      return nullptr;
+    }
+    text += std::string(i ? ", " : "") + type->tp_members[i].name + "=" + utf8;
+    Py_DECREF(repr);
+  }
+  text += ")";
+  return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+}
+
+// A record type named `name` (in prial._core) with one read-only attribute
+// per member (name and docstring; the members array must live as long as
+// the module: static).
+PyTypeObject* make_record_type(py::module_& m, const char* qualified_name, const char* doc,
+                               PyMemberDef* members, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    members[i].type = T_OBJECT_EX;
+    members[i].offset = static_cast<Py_ssize_t>(offsetof(Record, fields) + i * sizeof(PyObject*));
+    members[i].flags = READONLY;
+  }
+  static_assert(offsetof(Record, fields) % sizeof(PyObject*) == 0, "fields are pointer-aligned");
+  PyType_Slot slots[] = {
+      {Py_tp_doc, const_cast<char*>(doc)},
+      {Py_tp_members, members},
+      {Py_tp_dealloc, reinterpret_cast<void*>(record_dealloc)},
+      {Py_tp_traverse, reinterpret_cast<void*>(record_traverse)},
+      {Py_tp_clear, reinterpret_cast<void*>(record_clear)},
+      {Py_tp_repr, reinterpret_cast<void*>(record_repr)},
+      {0, nullptr},
+  };
+  PyType_Spec spec = {qualified_name,
+                      static_cast<int>(offsetof(Record, fields) + count * sizeof(PyObject*)), 0,
+                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION, slots};
+  PyObject* type = PyType_FromSpec(&spec);
+  if (type == nullptr) throw py::error_already_set();
+  const std::string name(qualified_name);
+  m.add_object(name.substr(name.rfind('.') + 1).c_str(), type);  // the module keeps the reference
+  return reinterpret_cast<PyTypeObject*>(type);
+}
+
+// A new record of `type` holding `fields` (owned; as many as the type has).
+template <std::size_t N>
+py::object make_record(PyTypeObject* type, std::array<py::object, N>&& fields) {
+  PyObject* obj = type->tp_alloc(type, 0);
+  if (obj == nullptr) throw py::error_already_set();
+  PyObject** slots = fields_of(obj);
+  for (std::size_t i = 0; i < N; ++i) slots[i] = fields[i].release().ptr();
+  return py::reinterpret_steal<py::object>(obj);
+}
+
+PyTypeObject* award_type = nullptr;
+PyTypeObject* seat_hand_type = nullptr;
+PyTypeObject* outcome_type = nullptr;
+
+PyMemberDef award_members[] = {
+    {"winners", 0, 0, 0, "Seat indices of the winners, in seat order."},
+    {"reason", 0, 0, 0, "Why, in words."},
+    {"decided_by", 0, 0, 0, "'hand', 'discard', 'seer_loses_ties', 'shared' or 'tie_to_new_pot_winner'."},
+    {nullptr, 0, 0, 0, nullptr},
+};
+PyMemberDef seat_hand_members[] = {
+    {"cards", 0, 0, 0, "The cards as given (index bytes)."},
+    {"strength", 0, 0, 0, "Strength of the three kept."},
+    {"key", 0, 0, 0, "The key hands compare by (three cards: the strength)."},
+    {"category", 0, 0, 0, "The prial.Category of the three kept."},
+    {"description", 0, 0, 0, "The three kept in words."},
+    {"kept", 0, 0, 0, "The three kept (index bytes; three cards: as given)."},
+    {"discarded", 0, 0, 0, "The discards, higher first (index bytes)."},
+    {nullptr, 0, 0, 0, nullptr},
+};
+PyMemberDef outcome_members[] = {
+    {"see", 0, 0, 0, "True for a see, False for an agreed showdown."},
+    {"winners", 0, 0, 0, "Seat indices of the pot's winners."},
+    {"reason", 0, 0, 0, "Why they win, in words."},
+    {"decided_by", 0, 0, 0, "What decided it (as Award.decided_by)."},
+    {"hands", 0, 0, 0, "Every player's SeatHand, in seat order."},
+    {"pot", 0, 0, 0, "The new pot: pot plus every contender's stake."},
+    {"payouts", 0, 0, 0, "Chips each seat receives, in seat order; None when no chips were given."},
+    {"cover", 0, 0, 0, "The old pot's Award when a coverer was given, else None."},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+// Seat indices as a list of ints.
+py::list seat_list(const std::vector<std::size_t>& seats) {
+  PyObject* out = PyList_New(static_cast<Py_ssize_t>(seats.size()));
+  if (out == nullptr) throw py::error_already_set();
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), PyLong_FromSize_t(seats[i]));
+  }
+  return py::reinterpret_steal<py::list>(out);
+}
+
+// Each takes the players as objects with id, cards, blind and stake (see
+// showdown_call); the Python layer has checked the types.  A microsecond
+// of work: the GIL stays held (releasing it would cost more than the call).
+py::object decide(PyEvaluator& ev, const py::sequence& players, const std::optional<std::string>& seer,
+                  const std::optional<std::string>& coverer, std::size_t cards_per_hand, std::uint64_t pot,
+                  std::uint64_t old_pot) {
+  const ShowdownCall call = showdown_call(players, seer, coverer, cards_per_hand, pot, old_pot);
+  const ShowdownOutcome out = decide_showdown(ev.core(), ev.best_of_table(), call);
+  py::list hands(out.hands.size());
+  for (std::size_t i = 0; i < out.hands.size(); ++i) {
+    const SeatHand& h = out.hands[i];
+    hands[i] = make_record<7>(seat_hand_type, {card_bytes(call.players[i].cards), py::int_(h.strength),
+                                               py::int_(h.key), ev.category(h.slot), ev.description(h.slot),
+                                               card_bytes(h.kept), card_bytes(h.discarded)});
+  }
+  py::object payouts = py::none();
+  if (!out.payouts.empty()) {
+    py::list paid(out.payouts.size());
+    for (std::size_t i = 0; i < out.payouts.size(); ++i) paid[i] = py::int_(out.payouts[i]);
+    payouts = std::move(paid);
+  }
+  py::object cover = py::none();
+  if (out.cover) {
+    cover = make_record<3>(award_type, {seat_list(out.cover->winners), py::str(out.cover->reason),
+                                        py::str(out.cover->decided_by)});
+  }
+  return make_record<8>(outcome_type, {py::bool_(out.see), seat_list(out.award.winners), py::str(out.award.reason),
+                                       py::str(out.award.decided_by), std::move(hands), py::int_(out.new_pot),
+                                       std::move(payouts), std::move(cover)});
+}
+
+py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object& seer, const py::object& seen,
+                                         const py::object& threads) {
+  const std::size_t width = hand_width(seer, "seer_cards");
+  const py::array a = hand_array(seer, width, "seer_cards");
+  const py::array b = hand_array(seen, width, "seen_cards");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  if (static_cast<std::size_t>(b.shape(0)) != rows) {
+    throw InvalidHand("seer_cards has " + std::to_string(rows) + " rows but seen_cards has " +
+                      std::to_string(b.shape(0)));
+  }
+  const int n_threads = thread_count(threads);
+  py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(rows));
+  const auto* seer_in = static_cast<const Card*>(a.data());
+  const auto* seen_in = static_cast<const Card*>(b.data());
+  std::uint8_t* dst = out.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
+    // referenced by this frame and the C++ code touches no Python object.
+    // (Four and five cards may build their key table first: always released.)
+    std::optional<py::gil_scoped_release> release;
+    if (rows >= kKeepGilBelowRows || width != 3) release.emplace();
+    bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads);
+  }
+  if (bad != kNoBadRow) {
+    ShowdownSide side;
+    const std::string message = explain_showdown_row(ev.pack_size(), seer_in, seen_in, bad, width, &side);
+    throw InvalidHand(message, static_cast<long long>(bad), side == ShowdownSide::Seen ? "seen_cards" : "seer_cards");
+  }
+  return out;
+}
+
+// (win, tie, lose) counts over every deal (samples == 0) or `samples` seeded deals.
+py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py::handle& dead, int opponents,
+                        std::uint64_t samples, std::uint64_t seed) {
+  const std::vector<Card> cards = cards_from(hand);
+  if (cards.size() < 3 || cards.size() > 5) {
+    throw InvalidHand("hand: expected 3, 4 or 5 cards, got " + std::to_string(cards.size()));
+  }
+  const std::vector<Card> dead_cards = cards_from(dead);
+  const BestOfTable& table = ev.best_of_table();
+  const std::vector<Card> unseen =
+      unseen_cards(table.pack_size(), cards.data(), cards.size(), dead_cards.data(), dead_cards.size());
+  const int width = static_cast<int>(cards.size());
+  OutcomeCounts counts;
+  {
+    // Safe without the GIL: only C++ vectors owned by this frame and the
+    // shared immutable tables are used.
+    py::gil_scoped_release release;
+    counts = samples == 0 ? equity_exact(table, cards.data(), width, unseen, opponents)
+                          : equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed);
+  }
+  return py::make_tuple(counts.win, counts.tie, counts.lose);
+}
+
+// Every hand's best-of key for one width, indexed by the colex slot (a copy).
+py::array_t<BestKey> best_of_keys(const PyEvaluator& ev, std::size_t width) {
+  const BestOfTable& table = ev.best_of_table();
+  if (width < 3 || width > 5) throw InvalidHand("cards must be 3, 4 or 5, got " + std::to_string(width));
+  py::array_t<BestKey> out(static_cast<py::ssize_t>(table.slots(width)));
+  const BestKey* keys;
+  {
+    // Safe without the GIL: builds (once, thread-safe) the shared table.
+    py::gil_scoped_release release;
+    keys = table.keys(width);
+  }
+  std::copy(keys, keys + table.slots(width), out.mutable_data());
+  return out;
+}
+
+std::vector<std::uint64_t> category_counts_of(const PyEvaluator& ev, int width) {
+  std::array<std::uint64_t, kCategories> counts;
+  {
+    // Safe without the GIL: reads the shared immutable table only.
+    py::gil_scoped_release release;
+    counts = category_counts(ev.core().table(), width);
+  }
+  return {counts.begin(), counts.end()};
+}
+
+}  // namespace
+
+void register_play(py::module_& m) {
+  award_type = make_record_type(m, "prial._core.Award", "Who takes a pot and why (decide_showdown).",
+                                award_members, std::size(award_members) - 1);
+  seat_hand_type = make_record_type(m, "prial._core.SeatHand",
+                                    "One player's hand at a showdown, valued (decide_showdown).",
+                                    seat_hand_members, std::size(seat_hand_members) - 1);
+  outcome_type = make_record_type(m, "prial._core.ShowdownOutcome", "One showdown decided (decide_showdown).",
+                                  outcome_members, std::size(outcome_members) - 1);
+
+  m.def("decide_showdown", &decide, py::arg("evaluator"), py::arg("players"), py::arg("seer"), py::arg("coverer"),
+        py::arg("cards_per_hand"), py::arg("pot"), py::arg("old_pot"),
+        "decide_showdown(evaluator, players, seer, coverer, cards_per_hand, pot, old_pot)\n--\n\n"
+        "Decides one showdown: a ShowdownOutcome.  players: objects with id, cards, blind and stake "
+        "(prial.Player or a prial.v1.Player message); seer, coverer: player ids or None; cards_per_hand "
+        "0 for as many as the first hand.");
+  m.def("showdown_batch", &showdown_batch, py::arg("evaluator"), py::arg("seer_cards"), py::arg("seen_cards"),
+        py::kw_only(), py::arg("threads") = py::none(),
+        "showdown_batch(evaluator, seer_cards, seen_cards, *, threads=None)\n--\n\n"
+        "Many two-player sees: uint8 1 where the seer's hand beats the seen player's.  InvalidHandError "
+        "names the first bad row, its field the side whose hand is bad.");
+  m.def("category_counts", &category_counts_of, py::arg("evaluator"), py::arg("cards"),
+        "category_counts(evaluator, cards)\n--\n\n"
+        "Hands of `cards` (3, 4 or 5) cards in each category, by Category code.");
+  m.def("equity_counts", &equity_counts, py::arg("evaluator"), py::arg("hand"), py::arg("dead"),
+        py::arg("opponents"), py::arg("samples"), py::arg("seed"),
+        "equity_counts(evaluator, hand, dead, opponents, samples, seed)\n--\n\n"
+        "(win, tie, lose) deal counts of `hand` against `opponents` hands: every deal (samples=0) or "
+        "`samples` deals from `seed`.");
+  m.def("best_of_keys", &best_of_keys, py::arg("evaluator"), py::arg("cards"),
+        "best_of_keys(evaluator, cards)\n--\n\n"
+        "Every `cards`-card hand's best-of key (uint32), by colex slot.");
+  m.def("deal_count", &deal_count, py::arg("unseen"), py::arg("hand_size"), py::arg("opponents"),
+        "deal_count(unseen, hand_size, opponents)\n--\n\n"
+        "Number of deals of `opponents` hands of `hand_size` cards from `unseen` cards (a float).");
+
+  py::tuple order(kFourOfAKindOrder.size());
+  for (std::size_t i = 0; i < kFourOfAKindOrder.size(); ++i) order[i] = py::int_(kFourOfAKindOrder[i]);
+  m.attr("FOUR_OF_A_KIND_ORDER") = order;
+}
+
+}  // namespace prial::bindings
