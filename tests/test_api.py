@@ -112,3 +112,21 @@ def test_random_hands():
     for bad in ({"rows": -1}, {"width": 0}, {"width": 53}, {"pack": 56}, {"rows": 2.5}):
         with pytest.raises(prial.InvalidHandError, match=next(iter(bad))):
             prial.random_hands(**{"rows": 5, "width": 3, **bad})
+
+
+def test_the_evaluator_shows_public_methods_only():
+    private = [name for name in dir(prial.Evaluator) if name.startswith("_") and not name.startswith("__")]
+    assert private in ([], ["_pybind11_conduit_v1_"])  # pybind11's own hook on every bound class
+    ev = prial.Evaluator(prial.Rules(preset="three_card_poker"))
+    assert ev.category_order[:2] == [prial.Category.RUNNING_FLUSH, prial.Category.PRIAL]
+    assert ev.categories[ev.evaluate("As Ks Qs").strength] == prial.Category.RUNNING_FLUSH
+
+
+def test_signatures_are_readable():
+    import inspect
+
+    assert list(inspect.signature(prial.partition).parameters) == [
+        "cards", "hands", "objective", "min_category", "opponents", "crash_value"]
+    assert list(inspect.signature(prial.evaluate).parameters) == ["hand"]
+    assert list(inspect.signature(prial.evaluate_batch).parameters) == ["hands", "threads"]
+    assert prial.evaluate.__doc__ and prial.partition.__doc__

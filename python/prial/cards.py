@@ -8,22 +8,20 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from ._core import format_cards, parse_cards
 from .errors import InvalidHandError, InvalidShowdownError
 
 CardsLike = str | Sequence[int]
 
-parse_cards = _core.parse_cards
-format_cards = _core.format_cards
 
 
 def cards_of(value: CardsLike, where: str) -> list[int]:
     """Card indices from text or indices; errors are prefixed with ``where``."""
     try:
         if isinstance(value, str):
-            return _core.parse_cards(value)
+            return parse_cards(value)
         # format_cards validates every index; parsing its text gives them back.
-        return _core.parse_cards(_core.format_cards(value))
+        return parse_cards(format_cards(value))
     except InvalidHandError as exc:
         raise InvalidHandError(f"{where}: {exc}") from None
 
@@ -36,7 +34,7 @@ def check_no_shared_cards(hands: Iterable[tuple[str, Sequence[int]]]) -> None:
             if card in seen:
                 other = seen[card]
                 place = f"twice in {where}" if other == where else f"in both {other} and {where}"
-                raise InvalidShowdownError(f"card {_core.format_cards([card])} appears {place}")
+                raise InvalidShowdownError(f"card {format_cards([card])} appears {place}")
             seen[card] = where
 
 

@@ -8,19 +8,20 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from ._core import Evaluator as NativeEvaluator
+from ._core import Objective, register_result_types
 from .categories import Category, parse_category
 from .results import BestHand, HandValue, Split
 from .rules import Rules
 
 # The partition objectives: the native core's enum, in its order.
-OBJECTIVES: tuple[str, ...] = tuple(_core.Objective.__members__)
+OBJECTIVES: tuple[str, ...] = tuple(Objective.__members__)
 
 # The native core builds these result types directly (no Python call per hand).
-_core.register_result_types(HandValue, list(Category), BestHand, Split)
+register_result_types(HandValue, list(Category), BestHand, Split)
 
 
-class Evaluator(_core.Evaluator):
+class Evaluator(NativeEvaluator):
     """Evaluates hands under one ruleset.
 
     The tables behind it are built once per ruleset (in C++, a few

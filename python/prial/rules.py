@@ -7,7 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
-from . import _core
+from ._core import MAX_JOKERS, RulesConfig, format_cards, parse_cards
+from ._core import AceTwoThree as NativeAceTwoThree
+from ._core import TopPrial as NativeTopPrial
+from ._core import WildTies as NativeWildTies
 from .errors import InvalidHandError
 
 Preset = Literal["brag", "teen_patti", "three_card_poker"]
@@ -41,15 +44,14 @@ WILD_PRESETS: dict[str, frozenset[int]] = {
 # Each option's native enum; its member names are the option's choices, in
 # the core's order.
 _ENUMS: dict[str, Any] = {
-    "ace_two_three": _core.AceTwoThree,
-    "top_prial": _core.TopPrial,
-    "wild_ties": _core.WildTies,
+    "ace_two_three": NativeAceTwoThree,
+    "top_prial": NativeTopPrial,
+    "wild_ties": NativeWildTies,
 }
 _CHOICES: dict[str, tuple[str, ...]] = {option: tuple(enum.__members__) for option, enum in _ENUMS.items()}
 ACE_TWO_THREE = _CHOICES["ace_two_three"]
 TOP_PRIAL = _CHOICES["top_prial"]
 WILD_TIES = _CHOICES["wild_ties"]
-MAX_JOKERS: int = _core.MAX_JOKERS
 
 
 def _choice(option: str, value: str) -> Any:
@@ -118,11 +120,11 @@ class Rules:
     def is_wild(self, card: int) -> bool:
         return card >= 52 or card in self.wild_cards
 
-    def _config(self) -> _core.RulesConfig:
+    def _config(self) -> RulesConfig:
         mask = 0
         for card in self.wild_cards:
             mask |= 1 << card
-        return _core.RulesConfig(
+        return RulesConfig(
             ace_two_three=_choice("ace_two_three", str(self.ace_two_three)),
             top_prial=_choice("top_prial", str(self.top_prial)),
             running_flush_over_prial=self.running_flush_over_prial,
@@ -141,7 +143,7 @@ def _resolve_wild(wild: WildSpec) -> tuple[str | None, frozenset[int]]:
         if wild in WILD_PRESETS:
             return wild, WILD_PRESETS[wild]
         try:
-            cards = _core.parse_cards(wild)
+            cards = parse_cards(wild)
         except InvalidHandError as exc:
             raise InvalidHandError(
                 f"wild must be a preset ({', '.join(WILD_PRESETS)}) or cards; {exc}"
@@ -150,7 +152,7 @@ def _resolve_wild(wild: WildSpec) -> tuple[str | None, frozenset[int]]:
     cards = []
     for i, item in enumerate(wild):
         if isinstance(item, str):
-            cards.extend(_core.parse_cards(item))
+            cards.extend(parse_cards(item))
         elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= 54:
             cards.append(item)
         else:
@@ -160,4 +162,4 @@ def _resolve_wild(wild: WildSpec) -> tuple[str | None, frozenset[int]]:
 
 def _canonical(cards: list[int]) -> tuple[str, frozenset[int]]:
     unique = frozenset(cards)
-    return _core.format_cards(sorted(unique)), unique
+    return format_cards(sorted(unique)), unique

@@ -42,7 +42,7 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
     def exploding(evaluator, players, *args):
         raise TypeError(f"Invoked with: {list(players)!r}")  # the request's cards, as pybind11 would
 
-    monkeypatch.setattr(servicer._core, "encode_showdown_response", exploding)
+    monkeypatch.setattr(servicer, "encode_showdown_response", exploding)
     request = pb.ShowdownRequest(players=[pb.Player(id="a", cards=pb.Cards(indices=bytes([48, 49, 50]))),
                                           pb.Player(id="b", cards=pb.Cards(text="2c 2d 2h"))])
     with caplog.at_level(logging.INFO, logger="prial.server"):

@@ -8,7 +8,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import _core
+# Ranks (0 = deuce ... 12 = ace) strongest first for the four-of-a-kind
+# bonus (fours, then A, K ... 2): the core's order, which partition's
+# expected points use too.
+from .._core import FOUR_OF_A_KIND_ORDER
 from ..cards import CardsLike, cards_of, check_no_shared_cards
 from ..categories import Category, parse_category
 from ..errors import InvalidShowdownError
@@ -18,10 +21,6 @@ from .checks import unique_ids
 from .results import CrashPlayerResult, CrashPosition, CrashResult
 
 MAX_HANDS = 4
-# Ranks (0 = deuce ... 12 = ace) strongest first for the four-of-a-kind
-# bonus: fours, then A, K ... 2.  The core's order, which partition's
-# expected points use too.
-FOUR_OF_A_KIND_ORDER: tuple[int, ...] = _core.FOUR_OF_A_KIND_ORDER
 MAX_CARDS = 13
 _RANK_CHARS = "23456789TJQKA"
 

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .. import _core
+from .._core import best_of_keys, category_counts, deal_count, equity_counts
 from ..cards import CardsLike, cards_of
 from ..errors import InvalidHandError
 from ..evaluator import evaluator_for
@@ -32,7 +32,7 @@ def odds(rules: Rules | None = None, cards: int = 3) -> Odds:
     ``cards`` cards from the pack (four and five cards: by the strongest
     three), strongest category first in the ruleset's order."""
     ev = evaluator_for(rules)
-    counts = _core.category_counts(ev, _hand_size(cards))
+    counts = category_counts(ev, _hand_size(cards))
     total = math.comb(ev.pack_size, cards)
     order = ev.category_order
     rows = tuple(CategoryOdds(c, counts[c], counts[c] / total) for c in order)
@@ -68,7 +68,7 @@ def equity(
     if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
         raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}")
     unseen = ev.pack_size - len(cards) - len(dead_cards)
-    deals = _core.deal_count(unseen, len(cards), opponents)
+    deals = deal_count(unseen, len(cards), opponents)
     if deals == 0:
         raise InvalidHandError(
             f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}")
@@ -79,7 +79,7 @@ def equity(
             raise InvalidHandError(f"samples must be an integer >= 1, got {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidHandError(f"seed must be an integer >= 0, got {seed!r}")
-    win, tie, lose = _core.equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples,
+    win, tie, lose = equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples,
                                          seed % 2**64)
     total = win + tie + lose
     p = [win / total, tie / total, lose / total]
@@ -89,7 +89,7 @@ def equity(
 
 @functools.lru_cache(maxsize=8)
 def _sorted_keys(rules: Rules | None, cards: int) -> np.ndarray:
-    return np.sort(_core.best_of_keys(evaluator_for(rules), cards))
+    return np.sort(best_of_keys(evaluator_for(rules), cards))
 
 
 def percentile(hand: CardsLike, rules: Rules | None = None) -> float:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .. import _core
+from .._core import decide_showdown
+from .._core import showdown_batch as native_showdown_batch
 from ..cards import CardsLike
 from ..errors import InvalidShowdownError
 from ..evaluator import evaluator_for
@@ -63,12 +64,12 @@ def showdown(
     """
     # The adjudication itself is the native core's (showdown.hpp), shared
     # with the gRPC service; this layer checks Python types and builds the
-    # result from the core's _core.ShowdownOutcome (winners by seat, hands'
+    # result from the core's ShowdownOutcome (winners by seat, hands'
     # cards as bytes; see prial/_core.pyi).
     players = _checked(players)
     seer = _player_id(seer, "seer")
     coverer = _player_id(coverer, "coverer")
-    out = _core.decide_showdown(evaluator_for(rules), players, seer, coverer, _hand_size(cards_per_hand),
+    out = decide_showdown(evaluator_for(rules), players, seer, coverer, _hand_size(cards_per_hand),
                                 chips(pot, "pot"), chips(old_pot, "old_pot"))
     ids = [p.id for p in players]
     cover = out.cover
@@ -134,4 +135,4 @@ def showdown_batch(
     tie-break included.  A card in both hands of a row is invalid.  Runs in C++ with the GIL released
     on ``threads`` threads (``None``: all cores).
     """
-    return _core.showdown_batch(evaluator_for(rules), seer_cards, seen_cards, threads=threads)
+    return native_showdown_batch(evaluator_for(rules), seer_cards, seen_cards, threads=threads)

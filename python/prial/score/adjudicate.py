@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import _core
+from .._core import format_cards
 from .columns import DEAL_COLUMN, NO_CARD, flag
 
 
@@ -75,7 +75,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
                 if card in owner:
                     for culprit, other in ((row, owner[card]), (owner[card], row)):
                         bad[culprit] = True
-                        reasons.setdefault(culprit, f"card {_core.format_cards([card])} also held in this deal "
+                        reasons.setdefault(culprit, f"card {format_cards([card])} also held in this deal "
                                                     f"by the player at row offset {other - begin + 1}")
                 else:
                     owner[card] = row

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import _core
+from .._core import parse_text_column, text_hand_problem
 from ..evaluator import evaluator_for
 from ..rules import PRESETS, Rules
 from .adjudicate import adjudicate, deal_runs
@@ -63,7 +63,7 @@ def parse_text_cards(column: pa.Array | pa.ChunkedArray, pack_size: int, threads
     if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
         column = column.cast(pa.large_string())  # string_view, dictionary, all-null ...
     validity, offsets, data = column.buffers()[:3]
-    return _core.parse_text_column(
+    return parse_text_column(
         validity, offsets, data,
         large_offsets=pa.types.is_large_string(column.type), offset=column.offset,
         rows=len(column), width=MAX_WIDTH, pack_size=pack_size, threads=threads,
@@ -75,7 +75,7 @@ def card_problem(text: str | None, count: int, status: int, pack_size: int) -> s
     if status == _STATUS_NULL or text is None:
         return "cards missing"
     if status:
-        return _core.text_hand_problem(text, MAX_WIDTH, pack_size)
+        return text_hand_problem(text, MAX_WIDTH, pack_size)
     expected = " or ".join(str(w) for w in WIDTHS)
     return f"{count} card{'s' if count != 1 else ''}; expected {expected}"
 

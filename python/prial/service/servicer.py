@@ -19,7 +19,7 @@ from typing import Any
 import grpc
 import numpy as np
 
-from .. import _core
+from .._core import encode_showdown_response, parse_cards
 from ..errors import InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
@@ -101,7 +101,7 @@ class PrialService(pb_grpc.PrialServicer):
         # (cpp/service), sent as is (PRESERIALIZED).  Python objects in
         # between would cost more than the decision.
         call.hands = len(request.players)
-        return _core.encode_showdown_response(
+        return encode_showdown_response(
             self._evaluator(request), request.players, request.seer if request.HasField("seer") else None,
             request.coverer if request.HasField("coverer") else None,
             request.cards_per_hand, request.pot, request.old_pot)
@@ -230,7 +230,7 @@ class PrialService(pb_grpc.PrialServicer):
         parsed = []
         for row, text in enumerate(request.hands):
             try:
-                parsed.append(_core.parse_cards(text))
+                parsed.append(parse_cards(text))
             except InvalidHandError as exc:
                 raise InvalidHandError(f"hand {row}: {exc}", row=row, field="hands") from None
         width = request.hand_size or len(parsed[0])
