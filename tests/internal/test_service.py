@@ -47,7 +47,7 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
                                           pb.Player(id="b", cards=pb.Cards(text="2c 2d 2h"))])
     with caplog.at_level(logging.INFO, logger="prial.server"):
         with pytest.raises(Aborted) as info:
-            service.Showdown(request, Context())
+            service.Showdown(request.SerializeToString(), Context())
     assert info.value.args[0] == grpc.StatusCode.INTERNAL
     text = caplog.text + "".join(str(r.exc_info) for r in caplog.records if r.exc_info)
     assert "internal error in Showdown" in text and "TypeError" in text

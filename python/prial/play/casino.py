@@ -18,7 +18,7 @@ from ..categories import Category
 from ..errors import InvalidShowdownError
 from ..evaluator import Evaluator, evaluator_for
 from ..rules import Rules
-from .checks import chips
+from .checks import MAX_NET, chips
 from .results import BetResult, CasinoResult, HouseEdge
 
 GAMES = ("brag", "three_card_poker")
@@ -156,8 +156,20 @@ def settle_casino(
         bets.append(BetResult("pair_bonus", pair_bonus, "win" if pays else "lose",
                               pair_bonus * pays if pays else -pair_bonus,
                               f"{you.category.label} pays {pays}:1" if pays else "no pair or better"))
-    return CasinoResult(you.description, house.description, qualifies, play is None, tuple(bets),
-                        sum(b.net for b in bets))
+    net = sum(b.net for b in bets)
+    _check_nets(bets, net)
+    return CasinoResult(you.description, house.description, qualifies, play is None, tuple(bets), net)
+
+
+def _check_nets(bets: list[BetResult], net: int) -> None:
+    """Every amount won or lost fits a result (a signed 64-bit count, as the
+    gRPC messages carry it); a stake that would win more is refused."""
+    for bet, amount in [(b.bet, b.net) for b in bets] + [("ante", net)]:
+        if abs(amount) > MAX_NET:
+            field = {"ante_bonus": "ante"}.get(bet, bet)
+            raise InvalidShowdownError(
+                f"{field}: the {bet.replace('_', ' ')} would come to {amount} chips; a result holds at most "
+                f"{MAX_NET} either way", field=field)
 
 
 # ---- exact house edges by enumeration ----

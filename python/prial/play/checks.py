@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ..errors import InvalidShowdownError
 
 MAX_CHIPS = 2**64 - 1  # what the native core and the gRPC messages (uint64) hold
+MAX_NET = 2**63 - 1  # chips won or lost in one result (int64 in the gRPC messages)
 
 
 def chips(value: object, name: str) -> int:

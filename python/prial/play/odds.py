@@ -66,12 +66,13 @@ def equity(
         raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
     dead_cards = cards_of(dead, "dead")
     if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
-        raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}")
+        raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}", field="opponents")
     unseen = ev.pack_size - len(cards) - len(dead_cards)
-    deals = deal_count(unseen, len(cards), opponents)
-    if deals == 0:
+    if len(cards) * opponents > unseen:
         raise InvalidHandError(
-            f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}")
+            f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}",
+            field="opponents")
+    deals = deal_count(unseen, len(cards), opponents)
     exact = samples is None and opponents <= 2 and deals <= EXACT_DEAL_LIMIT
     if not exact:
         samples = DEFAULT_SAMPLES if samples is None else samples

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2
 
 from ..v1 import prial_pb2 as pb
 
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Prial"].full_name  # "prial.v1.Prial"
+SERVICE = pb.DESCRIPTOR.services_by_name["Prial"]
+SERVICE_NAME = SERVICE.full_name  # "prial.v1.Prial"
 HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 
 
@@ -27,17 +29,22 @@ HANDLER_KINDS = {
 PRESERIALIZED = frozenset({"Showdown"})
 
 
+# Each method's request message type.
+REQUEST_TYPES: dict[str, type[Message]] = {m.name: getattr(pb, m.input_type.name) for m in SERVICE.methods}
+
+
 def add_service(service: Any, server: grpc.Server) -> None:
     """Registers every method of prial.v1.Prial, as the generated
     add_PrialServicer_to_server does, read from the service descriptor, but
-    with no response serializer for the PRESERIALIZED methods."""
+    with no request deserializer (the handlers get the request's bytes and
+    decode them themselves: see ``prial.service.calls``) and no response
+    serializer for the PRESERIALIZED methods."""
     handlers = {}
-    for method in pb.DESCRIPTOR.services_by_name["Prial"].methods:
-        request_type = getattr(pb, method.input_type.name)
+    for method in SERVICE.methods:
         response_type = getattr(pb, method.output_type.name)
         handlers[method.name] = HANDLER_KINDS[method.client_streaming, method.server_streaming](
             getattr(service, method.name),
-            request_deserializer=request_type.FromString,
+            request_deserializer=None,
             response_serializer=None if method.name in PRESERIALIZED else response_type.SerializeToString)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
