@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..service.options import ServeOptions
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from ..service.options import ServeOptions
+    """Exit 0 after a SIGTERM/SIGINT drained every process, 1 if one did not
+    stop cleanly or the server cannot listen (one line on stderr), 2 for a
+    configuration error (``prial``'s handler, one line)."""
+    from ..service.lifecycle import StartupError
     from ..service.supervisor import serve
 
-    return serve(ServeOptions(
+    try:
+        return serve(serve_options(args))
+    except StartupError as exc:
+        print(f"prial: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def serve_options(args: argparse.Namespace) -> ServeOptions:
+    from ..service.options import ServeOptions
+
+    return ServeOptions(
         host=args.host, port=args.port, workers=args.workers, processes=args.processes,
         threads_per_call=args.threads_per_call, max_batch=args.max_batch,
         max_stream_batches=args.max_stream_batches,
@@ -21,7 +39,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_connection_idle_s=args.max_connection_idle, max_connection_age_s=args.max_connection_age,
         max_connection_age_grace_s=args.max_connection_age_grace,
         port_file=args.port_file, log_calls=not args.no_call_log,
-    ))
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
