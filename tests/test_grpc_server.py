@@ -47,6 +47,28 @@ def test_reflection_lists_the_service(grpc_server):
         assert methods == set(ALL_RPCS)
 
 
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
+def test_reflection_answers_both_versions(grpc_server, version):
+    # v1 is what current tools (grpcurl, grpcui, Postman) ask for first; the
+    # messages are the same as v1alpha's under another package name.
+    from google.protobuf import descriptor_pb2
+    from grpc_reflection.v1alpha import reflection_pb2 as messages
+
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        ask = channel.stream_stream(f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo",
+                                    request_serializer=messages.ServerReflectionRequest.SerializeToString,
+                                    response_deserializer=messages.ServerReflectionResponse.FromString)
+        listed, described = ask(iter([
+            messages.ServerReflectionRequest(list_services=""),
+            messages.ServerReflectionRequest(file_containing_symbol=f"grpc.reflection.{version}.ServerReflection"),
+        ]), timeout=10)
+    names = {s.name for s in listed.list_services_response.service}
+    assert {"prial.v1.Prial", "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection"} <= names
+    file = descriptor_pb2.FileDescriptorProto.FromString(described.file_descriptor_response.file_descriptor_proto[0])
+    assert file.package == f"grpc.reflection.{version}" and file.service[0].method[0].name == "ServerReflectionInfo"
+
+
 def test_one_log_line_per_call_without_card_contents(grpc_server, grpc_client):
     grpc_client.evaluate(["Qh Jh 9h"] * 7)
     grpc_client.evaluate(np.array([[7, 2, 50]] * 11, np.uint8))

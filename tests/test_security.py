@@ -69,15 +69,19 @@ def test_concurrent_calls_beyond_the_limit_are_refused():
         try:
             with Client(server.target, timeout=10) as client:
                 with pytest.raises(PrialRpcError) as info:
-                    client.evaluate(["3s 2h Ah"])
+                    list(client.evaluate_stream([["3s 2h Ah"]]))
                 assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert "2 EvaluateStream calls are in flight" in info.value.message
+                # The limit is per method: other calls, and health, are still answered.
+                assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [716]
+                assert client.health() == "SERVING"
         finally:
             release.set()
             for stream, client in zip(streams, clients):
                 list(stream)
                 client.close()
         with Client(server.target, timeout=10) as client:  # capacity is back
-            assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [716]
+            assert [part.strengths.tolist() for part in client.evaluate_stream([["3s 2h Ah"]])] == [[716]]
 
 
 def test_streams_longer_than_the_limit_are_refused():

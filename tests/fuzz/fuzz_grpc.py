@@ -13,6 +13,8 @@ the handler's, and are skipped.
 
 from __future__ import annotations
 
+import asyncio
+
 from _harness import Input, instrumented_imports, run
 
 with instrumented_imports():
@@ -39,19 +41,25 @@ class Aborted(Exception):
 
 
 class Context:
-    """The parts of grpc.ServicerContext the handlers use."""
+    """The parts of grpc.aio.ServicerContext the handlers use."""
 
-    def abort(self, code: grpc.StatusCode, details: str) -> None:
+    async def abort(self, code: grpc.StatusCode, details: str = "", trailing_metadata: tuple = ()) -> None:
         raise Aborted(code, details)
 
-    def abort_with_status(self, status: grpc.Status) -> None:
-        raise Aborted(status.code, status.details)
+    def cancelled(self) -> bool:
+        return False
 
-    def is_active(self) -> bool:
-        return True
 
-    def invocation_metadata(self) -> tuple:
-        return ()
+async def messages(items: list[bytes]):
+    for item in items:
+        yield item
+
+
+async def answers(handler, requests: list[bytes], streaming: bool):
+    """The handler's answer (a list of them for a streaming method), as the server would get it."""
+    if streaming:
+        return [answer async for answer in handler(messages(requests), Context())]
+    return await handler(messages(requests), Context())
 
 
 def one_input(data: bytes) -> None:
@@ -66,12 +74,12 @@ def one_input(data: bytes) -> None:
     handler = getattr(SERVICE, method.name)
     try:
         if method.client_streaming:
-            responses = list(handler(iter(requests), Context()))
+            responses = asyncio.run(answers(handler, requests, streaming=True))
             assert len(responses) == len(requests)
         elif method.server_streaming:
-            list(handler(requests[0], Context()))
+            asyncio.run(answers(handler, requests, streaming=True))
         else:
-            response = handler(requests[0], Context())
+            response = asyncio.run(answers(handler, requests, streaming=False))
             if method.name in PRESERIALIZED:  # sent as is: it must parse as the response
                 response = getattr(pb, method.output_type.name).FromString(response)
             assert type(response).__name__ == method.output_type.name

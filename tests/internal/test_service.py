@@ -3,6 +3,7 @@ the request), descriptions bounded per batch, the heap-trim schedule."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import grpc
@@ -23,14 +24,17 @@ class Aborted(Exception):
 
 
 class Context:
-    def abort(self, code, details):
+    """The parts of grpc.aio.ServicerContext the wrapper uses."""
+
+    async def abort(self, code, details="", trailing_metadata=()):
         raise Aborted(code, details)
 
-    def abort_with_status(self, status):
-        raise Aborted(status.code, status.details)
+    def cancelled(self):
+        return False
 
-    def is_active(self):
-        return True
+
+async def one_message(data):
+    yield data
 
 
 def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
@@ -47,7 +51,7 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
                                           pb.Player(id="b", cards=pb.Cards(text="2c 2d 2h"))])
     with caplog.at_level(logging.INFO, logger="prial.server"):
         with pytest.raises(Aborted) as info:
-            service.Showdown(request.SerializeToString(), Context())
+            asyncio.run(service.Showdown(one_message(request.SerializeToString()), Context()))
     assert info.value.args[0] == grpc.StatusCode.INTERNAL
     text = caplog.text + "".join(str(r.exc_info) for r in caplog.records if r.exc_info)
     assert "internal error in Showdown" in text and "TypeError" in text

@@ -32,6 +32,8 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
         threads_per_call=args.threads_per_call, max_batch=args.max_batch,
         max_stream_batches=args.max_stream_batches,
         max_message_bytes=args.max_message_mb << 20, max_concurrent_rpcs=args.max_concurrent_rpcs,
+        max_bytes_in_flight=args.max_bytes_in_flight_mb << 20, idle_timeout_s=args.idle_timeout,
+        max_streams_per_connection=args.max_streams_per_connection,
         tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
         auth_token_file=args.auth_token_file, metrics_port=args.metrics_port,
         grace_seconds=args.grace, drain_seconds=args.drain,
@@ -50,7 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
     serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks a free one)")
     serve.add_argument("--port-file", help="write the bound port here once serving (useful with --port 0)")
-    serve.add_argument("--workers", type=int, help="threads per process handling calls (default 4 per core)")
+    serve.add_argument("--workers", type=int,
+                       help="threads per process for native work, beside the event loop that answers "
+                            "small calls, health and idle streams (default one per core)")
     serve.add_argument("--processes", type=int, default=1,
                        help="pre-forked server processes sharing the port via SO_REUSEPORT (default 1)")
     serve.add_argument("--threads-per-call", type=int, default=1,
@@ -63,7 +67,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--max-message-mb", type=int, default=64,
                        help="largest message either way, MiB (default 64: a 1M-hand 5-card batch is ~5 MiB)")
     serve.add_argument("--max-concurrent-rpcs", type=int,
-                       help="calls in flight per process; more -> RESOURCE_EXHAUSTED (default 4 x workers, at least 100)")
+                       help="calls in flight per method and process (a stream from its first message to its "
+                            "end); more -> RESOURCE_EXHAUSTED; health checks are never refused "
+                            "(default 8 x workers, at least 64)")
+    serve.add_argument("--max-bytes-in-flight-mb", type=int, default=256,
+                       help="request bytes being decoded or answered at once per process, MiB; a request past "
+                            "it -> RESOURCE_EXHAUSTED (default 256)")
+    serve.add_argument("--idle-timeout", type=float, default=30.0,
+                       help="seconds a call may wait for its (next) request message; then DEADLINE_EXCEEDED "
+                            "(default 30)")
+    serve.add_argument("--max-streams-per-connection", type=int, default=100,
+                       help="HTTP/2 streams one connection may hold open (default 100)")
     tls = serve.add_argument_group("security")
     tls.add_argument("--tls-cert", help="PEM certificate chain: serve TLS")
     tls.add_argument("--tls-key", help="PEM private key for --tls-cert")

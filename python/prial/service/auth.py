@@ -16,7 +16,7 @@ from .options import read_option_file
 from .registration import HANDLER_KINDS, HEALTH_SERVICE_NAME
 
 
-class BearerTokenAuth(grpc.ServerInterceptor):
+class BearerTokenAuth(grpc.aio.ServerInterceptor):
     """Rejects calls without ``authorization: Bearer <token>`` (one of the
     tokens in the file, one a line) with UNAUTHENTICATED.  Health checks are
     exempt so load balancers can probe without a secret."""
@@ -33,17 +33,18 @@ class BearerTokenAuth(grpc.ServerInterceptor):
                 return any([hmac.compare_digest(given, t) for t in self._accepted])
         return False
 
-    def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
-        handler = continuation(details)
+    async def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
+        handler = await continuation(details)
         if handler is None or details.method.startswith(f"/{HEALTH_SERVICE_NAME}/"):
             return handler
         if self._authorized(details.invocation_metadata or ()):
             return handler
         method = details.method.rsplit("/", 1)[-1]
 
-        def deny(_request: Any, context: grpc.ServicerContext) -> None:
+        async def deny(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+            # The request is never read: nothing of an unauthenticated call is parsed.
             self._observer.finish(Call(method, time.perf_counter(), code=grpc.StatusCode.UNAUTHENTICATED))
-            context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
 
         make = HANDLER_KINDS[handler.request_streaming, handler.response_streaming]
         return make(deny, request_deserializer=handler.request_deserializer,

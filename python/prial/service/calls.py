@@ -1,21 +1,32 @@
-"""One call's record and the one place where exceptions become gRPC
-statuses: the ``rpc`` wrapper every handler of the servicer wears.
+"""One call's way through the server, in one place: waiting for its request,
+admission, decoding, running the handler (on the event loop or in the
+bounded pool), cancellation, and turning every outcome into a status,
+a metric and a log line.  Every method of the servicer wears ``rpc``.
 
-The wrapper also decodes the request: handlers are registered without a
-request deserializer, so bytes that are not a valid message are the call's
-own INVALID_ARGUMENT, logged and counted like any other answer.  (A
+The server is a ``grpc.aio`` one: a call that waits for its client (an
+idle stream, a request that never comes) costs no thread; blocking native
+work runs in a bounded thread pool, so health checks and small calls keep
+being answered while big ones run.
+
+Requests arrive as bytes (no deserializer is registered) and are decoded
+here, so bytes that are not a valid message are the call's own
+INVALID_ARGUMENT, logged and counted like any other answer.  (A
 deserializer that raises makes grpcio answer INTERNAL "Exception
 deserializing request!" with no log line, and grpcio 1.85 kept about 19 KB
-of every such call.)
+of every such call.)  Unary methods are registered as client-streaming
+ones, the same bytes on the wire, so that a call whose request never
+arrives is seen, and ended after the idle limit.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import functools
-import inspect
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
+from concurrent import futures
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -29,9 +40,15 @@ from ..errors import InvalidHandError
 from .lifecycle import log
 from .registration import REQUEST_TYPES, SERVICE
 
+# Requests up to this size are decoded and answered on the event loop
+# (microseconds of work: a thread hand-off would cost more); larger ones,
+# and every call of the OFFLOADED methods, in the pool.
+INLINE_BYTES = 4096
+OFFLOADED = frozenset({"Partition", "Odds", "Equity"})  # can take long whatever their size
 
-class BatchTooLarge(Exception):
-    """A request over the server's --max-batch: RESOURCE_EXHAUSTED."""
+
+class ResourceExhausted(Exception):
+    """Over one of the server's limits: RESOURCE_EXHAUSTED."""
 
 
 @dataclass
@@ -42,6 +59,51 @@ class Call:
     start: float
     hands: int = 0
     code: grpc.StatusCode = grpc.StatusCode.OK
+
+
+class Admission:
+    """Calls in flight per method (a stream counts from its first request to
+    its end), and request bytes in flight in all (held while a request is
+    decoded and answered).
+
+    Per method, so that calls of one kind held open (idle streams, say)
+    never shut out another kind; health checks are outside it altogether.
+    Only the event loop's thread enters and leaves, so counts need no lock.
+    """
+
+    def __init__(self, calls_per_method: int, bytes_in_flight: int) -> None:
+        self.calls_per_method = calls_per_method
+        self.bytes_in_flight = bytes_in_flight
+        self._calls: collections.Counter[str] = collections.Counter()
+        self._bytes = 0
+
+    def start_call(self, method: str) -> None:
+        if self._calls[method] >= self.calls_per_method:
+            raise ResourceExhausted(f"{self.calls_per_method} {method} calls are in flight; this server takes "
+                                    f"at most {self.calls_per_method} at once")
+        self._calls[method] += 1
+
+    def end_call(self, method: str) -> None:
+        self._calls[method] -= 1
+
+    def take_bytes(self, size: int) -> None:
+        if self._bytes + size > self.bytes_in_flight:
+            raise ResourceExhausted(f"a request of {size} bytes would take the server past its budget of "
+                                    f"{self.bytes_in_flight} request bytes in flight")
+        self._bytes += size
+
+    def give_bytes(self, size: int) -> None:
+        self._bytes -= size
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What the wrapper needs of the server: its pool, limits and observer."""
+
+    pool: futures.ThreadPoolExecutor
+    admission: Admission
+    observer: Any  # prial.service.observability.Observer
+    idle_seconds: float
 
 
 # The status travels in trailing metadata (16 KiB at most by default, the
@@ -59,7 +121,7 @@ def _bounded(message: str) -> str:
     return f"{message[:half]} [... {len(message) - 2 * half} characters cut ...] {message[-half:]}"
 
 
-def _abort_invalid(context: grpc.ServicerContext, exc: InvalidHandError, default_field: str) -> NoReturn:
+async def _abort_invalid(context: grpc.aio.ServicerContext, exc: InvalidHandError, default_field: str) -> NoReturn:
     field = _bounded(default_field if exc.field is None else exc.field)
     if exc.row is not None:
         field = f"{field}[{exc.row}]"
@@ -67,18 +129,22 @@ def _abort_invalid(context: grpc.ServicerContext, exc: InvalidHandError, default
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(
         field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]))
-    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
-    context.abort_with_status(rpc_status.to_status(status))
+    status = rpc_status.to_status(status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail]))
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("abort returned")  # pragma: no cover - abort always raises
 
 
-def _abort_for(context: grpc.ServicerContext, call: Call, exc: Exception, default_field: str) -> NoReturn:
+async def _abort_for(context: grpc.aio.ServicerContext, call: Call, exc: Exception, default_field: str) -> NoReturn:
     """Sets ``call.code`` and aborts the call (raises)."""
     if isinstance(exc, InvalidHandError):
         call.code = grpc.StatusCode.INVALID_ARGUMENT
-        _abort_invalid(context, exc, default_field)
-    if isinstance(exc, BatchTooLarge):
+        await _abort_invalid(context, exc, default_field)
+    if isinstance(exc, ResourceExhausted):
         call.code = grpc.StatusCode.RESOURCE_EXHAUSTED
-        context.abort(call.code, str(exc))
+        await context.abort(call.code, str(exc))
+    if isinstance(exc, IdleTimeout):
+        call.code = grpc.StatusCode.DEADLINE_EXCEEDED
+        await context.abort(call.code, str(exc))
     # A bug, not the caller's fault: keep serving, say little.  The log gets
     # the exception's type and traceback, not its message: that can quote
     # the request (pybind11's "Invoked with: ..." repeats the cards), and
@@ -86,7 +152,12 @@ def _abort_for(context: grpc.ServicerContext, call: Call, exc: Exception, defaul
     log.error("internal error in %s: %s\n%s", call.method, type(exc).__name__,
               "".join(traceback.format_tb(exc.__traceback__)).rstrip())
     call.code = grpc.StatusCode.INTERNAL
-    context.abort(call.code, f"internal error in {call.method}")
+    await context.abort(call.code, f"internal error in {call.method}")
+    raise AssertionError("abort returned")  # pragma: no cover
+
+
+class IdleTimeout(Exception):
+    """The client sent no request message within the idle limit."""
 
 
 def decode(request_type: type[Message], data: bytes, where: str = "") -> Any:
@@ -100,57 +171,104 @@ def decode(request_type: type[Message], data: bytes, where: str = "") -> Any:
                                f"({exc})", field=where) from None
 
 
-def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Wraps one handler: error mapping, metrics, the log line.
+async def _next_message(requests: AsyncIterator[bytes], idle_seconds: float, what: str) -> bytes | None:
+    """The next request message, None at the end of the stream."""
+    try:
+        return await asyncio.wait_for(requests.__anext__(), idle_seconds)
+    except StopAsyncIteration:
+        return None
+    except asyncio.TimeoutError:
+        raise IdleTimeout(f"no {what} within {idle_seconds:g} s") from None
 
-    ``default_field`` names the request field an InvalidHandError without
-    its own ``field`` is reported against (e.g. "cards").  Works for unary
-    handlers (returning a response) and streaming ones (generators).
+
+def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wraps one handler of the servicer.
+
+    A unary handler is ``handler(self, request, call) -> response``; the
+    handler of a streaming method answers one request of the stream,
+    ``handler(self, request, call, index) -> response``.  Handlers are plain
+    functions that raise ``InvalidHandError`` (INVALID_ARGUMENT, with a
+    BadRequest naming the field: the error's own, else ``default_field``)
+    or ``ResourceExhausted``; this wrapper runs them and answers.
     """
 
     def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
         method = handler.__name__
         request_type = REQUEST_TYPES[method]
-        stream_of_requests = SERVICE.methods_by_name[method].client_streaming
+        offloaded = method in OFFLOADED
 
-        def requests(data: Any) -> Any:
-            if stream_of_requests:  # each message decoded as the handler reaches it
-                return (decode(request_type, item, f"batch[{index}]") for index, item in enumerate(data))
-            return decode(request_type, data)
+        async def run(self: Any, data: bytes, call: Call, *index: int) -> Any:
+            runtime: Runtime = self.runtime
+            where = f"batch[{index[0]}]" if index else ""
+            runtime.admission.take_bytes(len(data))
+            try:
+                if not offloaded and len(data) <= INLINE_BYTES:
+                    return handler(self, decode(request_type, data, where), call, *index)
+                def work() -> Any:
+                    return handler(self, decode(request_type, data, where), call, *index)
 
-        if inspect.isgeneratorfunction(handler):
+                return await asyncio.get_running_loop().run_in_executor(runtime.pool, work)
+            finally:
+                runtime.admission.give_bytes(len(data))
+
+        def finish(self: Any, call: Call, admitted: bool, cancelled: bool) -> None:
+            if admitted:
+                self.runtime.admission.end_call(method)
+            if cancelled:
+                call.code = grpc.StatusCode.CANCELLED
+            self.runtime.observer.finish(call)
+
+        if SERVICE.methods_by_name[method].server_streaming:
             @functools.wraps(handler)
-            def streaming(self: Any, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            async def streaming(self: Any, requests: AsyncIterator[bytes],
+                                context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
                 call = Call(method, time.perf_counter())
+                admitted = cancelled = False
                 try:
-                    yield from handler(self, requests(request), context, call)
-                    if not context.is_active():  # the client cancelled: its requests just ended
-                        call.code = grpc.StatusCode.CANCELLED
-                except GeneratorExit:  # the client went away mid-stream
-                    call.code = grpc.StatusCode.CANCELLED
+                    index = 0
+                    # One request read, answered, then the next: in order,
+                    # and the transport's flow control holds back a client
+                    # that sends faster.
+                    while (data := await _next_message(requests, self.runtime.idle_seconds,
+                                                       f"batch after batch {index - 1}" if index else
+                                                       "request message")) is not None:
+                        if not admitted:
+                            self.runtime.admission.start_call(method)
+                            admitted = True
+                        response = await run(self, data, call, index)
+                        index += 1
+                        yield response
+                    cancelled = context.cancelled()
+                except (asyncio.CancelledError, GeneratorExit):  # GeneratorExit: the client went away mid-stream
+                    cancelled = True
                     raise
                 except Exception as exc:  # noqa: BLE001 - every error becomes a status
-                    if not context.is_active():
-                        call.code = grpc.StatusCode.CANCELLED
-                        return
-                    _abort_for(context, call, exc, default_field)
+                    await _abort_for(context, call, exc, default_field)
                 finally:
-                    self.observer.finish(call)
+                    finish(self, call, admitted, cancelled)
 
             return streaming
 
         @functools.wraps(handler)
-        def unary(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+        async def unary(self: Any, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> Any:
             call = Call(method, time.perf_counter())
+            admitted = cancelled = False
             try:
-                response = handler(self, requests(request), context, call)
-                if not context.is_active():  # cancelled (or past its deadline) while running
-                    call.code = grpc.StatusCode.CANCELLED
+                data = await _next_message(requests, self.runtime.idle_seconds, "request message")
+                if data is None:
+                    raise InvalidHandError("the call ended without a request message", field="")
+                self.runtime.admission.start_call(method)
+                admitted = True
+                response = await run(self, data, call)
+                cancelled = context.cancelled()  # while it ran: the answer goes nowhere
                 return response
+            except asyncio.CancelledError:
+                cancelled = True
+                raise
             except Exception as exc:  # noqa: BLE001 - every error becomes a status
-                _abort_for(context, call, exc, default_field)
+                await _abort_for(context, call, exc, default_field)
             finally:
-                self.observer.finish(call)
+                finish(self, call, admitted, cancelled)
 
         return unary
 

@@ -15,13 +15,16 @@ MiB = 1 << 20
 class ServeOptions:
     host: str = "127.0.0.1"
     port: int = 50051
-    workers: int | None = None  # threads per process handling calls; None: 4 per core
+    workers: int | None = None  # threads per process for native work; None: one per core
     processes: int = 1
     threads_per_call: int = 1  # native threads per batch (calls in parallel use the other cores)
     max_batch: int = 1 << 20  # hands per request (per batch of a stream)
     max_stream_batches: int = 1 << 20  # batches per EvaluateStream call (up to 2**40 hands)
     max_message_bytes: int = 64 * MiB  # both directions, both sides
-    max_concurrent_rpcs: int | None = None  # per process; None: 4 x workers, at least 100
+    max_concurrent_rpcs: int | None = None  # calls in flight per method and process; None: 8 x workers, at least 64
+    max_bytes_in_flight: int = 256 * MiB  # request bytes being decoded or answered at once, per process
+    idle_timeout_s: float = 30.0  # a call's next request message must come within this
+    max_streams_per_connection: int = 100  # HTTP/2 streams a client may hold open on one connection
     tls_cert: str | None = None
     tls_key: str | None = None
     tls_client_ca: str | None = None
@@ -38,7 +41,11 @@ class ServeOptions:
     log_calls: bool = True
 
     def worker_threads(self) -> int:
-        return self.workers or 4 * (os.cpu_count() or 1)
+        """Threads of the pool that runs native work (the event loop answers the rest)."""
+        return self.workers or (os.cpu_count() or 1)
+
+    def calls_per_method(self) -> int:
+        return self.max_concurrent_rpcs or max(64, 8 * self.worker_threads())
 
 
 def read_option_file(option: str, path: str) -> bytes:

@@ -1,22 +1,22 @@
-"""One server process: the gRPC server built from the options, served until
-SIGTERM/SIGINT, then drained and stopped."""
+"""One server process: the ``grpc.aio`` server built from the options,
+served until SIGTERM/SIGINT, then drained and stopped, on time."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
+import sys
 import threading
-import time
-from concurrent import futures
 
 import grpc
 import numpy as np
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from ..evaluator import evaluator_for
 from ..rules import Rules
+from . import reflection
 from .auth import BearerTokenAuth, read_tokens
 from .heap import keep_the_heap_compact
 from .lifecycle import configure_logging, log, write_port_file
@@ -39,6 +39,12 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
         ("grpc.keepalive_timeout_ms", ms(options.keepalive_timeout_s)),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 5000),
+        # A client may hold this many streams open on one connection; it may
+        # ping at most every 5 s without data, and is sent away after two
+        # pings too many (a ping flood costs the server, not the client).
+        ("grpc.max_concurrent_streams", options.max_streams_per_connection),
+        ("grpc.http2.min_recv_ping_interval_without_data_ms", 5000),
+        ("grpc.http2.max_ping_strikes", 2),
     ]
     if options.max_connection_idle_s is not None:
         opts.append(("grpc.max_connection_idle_ms", ms(options.max_connection_idle_s)))
@@ -49,38 +55,35 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
     return opts
 
 
-def build_server(options: ServeOptions) -> tuple[grpc.Server, int, health.HealthServicer, Observer]:
-    """A started-ready (not yet started) server: service, health, reflection."""
+async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer, Observer,
+                                                      PrialService]:
+    """A configured, not yet started server (service, health, reflection)
+    bound to its port, in the running event loop."""
     metrics = Metrics()
     observer = Observer(metrics, options.log_calls)
     interceptors = []
     if options.auth_token_file:
         interceptors.append(BearerTokenAuth(read_tokens(options.auth_token_file), observer))
-    workers = options.worker_threads()
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="prial-rpc"),
-        interceptors=interceptors,
-        options=channel_options(options),
-        # Beyond this many calls in flight new calls get RESOURCE_EXHAUSTED
-        # instead of queueing without bound behind busy workers.
-        maximum_concurrent_rpcs=options.max_concurrent_rpcs or max(100, 4 * workers),
-    )
-    add_service(PrialService(options, observer), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server)
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-    address = f"{options.host}:{options.port}"
     credentials = server_credentials(options)
-    if credentials is None:
-        port = server.add_insecure_port(address)
-    else:
-        port = server.add_secure_port(address, credentials)
+    # No server-wide cap on calls: admission is per method
+    # (prial.service.calls), so health checks always get through.
+    server = grpc.aio.server(interceptors=interceptors, options=channel_options(options))
+    service = PrialService(options, observer)
+    add_service(service, server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable(server, (SERVICE_NAME, HEALTH_SERVICE_NAME))
+    for name in ("", SERVICE_NAME):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    address = f"{options.host}:{options.port}"
+    try:
+        port = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
+    except RuntimeError:  # grpcio: "Failed to bind to address ..."
+        port = 0
     if port == 0:
+        service.close()
         raise OSError(f"cannot listen on {address}")
-    return server, port, health_servicer, observer
+    return server, port, health_servicer, observer, service
 
 
 def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process_index: int = 0) -> int:
@@ -88,22 +91,34 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
 
     Shutdown: health turns NOT_SERVING, calls are still taken for
     ``drain_seconds`` (so balancers see the change), then new calls are
-    refused and calls in flight get ``grace_seconds`` to finish.  Exit 0.
+    refused and calls in flight get ``grace_seconds`` to finish.  Exit 0,
+    within drain + grace + 1 s of the signal whatever the calls do.
     """
     configure_logging()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    code = asyncio.run(_serve(options, ready_fd, process_index))
+    # Done: a repeated signal must not kill the exit (at interpreter
+    # shutdown Python's own handlers are gone and SIGTERM would be fatal).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
 
-    server, port, health_servicer, observer = build_server(options)
-    keep_the_heap_compact(stop, lambda: observer.calls_finished)
+
+async def _serve(options: ServeOptions, ready_fd: int | None, process_index: int) -> int:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+
+    server, port, health_servicer, observer, service = await build_server(options)
+    trimmer = threading.Event()
+    keep_the_heap_compact(trimmer, lambda: observer.calls_finished)
     # Warm the default tables (three, four and five cards) before SERVING.
     default = evaluator_for(Rules())
     for width in (4, 5):
         default.best_of_batch(np.arange(width, dtype=np.uint8).reshape(1, width))
-    server.start()
+    await server.start()
     for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     if options.metrics_port is not None and options.processes <= 1:
         observer.metrics.serve(options.host, options.metrics_port)
     log.info(json.dumps({"event": "serving", "host": options.host, "port": port, "pid": os.getpid(),
@@ -115,17 +130,31 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
     elif options.port_file:
         write_port_file(options.port_file, port)
 
-    while not stop.wait(0.5):
-        pass
+    await stop.wait()
     log.info(json.dumps({"event": "stopping", "pid": os.getpid(), "grace_s": options.grace_seconds}))
-    health_servicer.enter_graceful_shutdown()
+    _exit_by(options.drain_seconds + options.grace_seconds + 0.5, observer)
+    await health_servicer.enter_graceful_shutdown()
     if options.drain_seconds > 0:
-        time.sleep(options.drain_seconds)
-    server.stop(options.grace_seconds).wait()
+        await asyncio.sleep(options.drain_seconds)
+    await server.stop(options.grace_seconds)  # then every call still running is cancelled
+    service.close()
     observer.close()  # the last calls' log lines
+    trimmer.set()
     log.info(json.dumps({"event": "stopped", "pid": os.getpid()}))
-    # Done: a repeated signal must not kill the exit (at interpreter
-    # shutdown Python's own handlers are gone and SIGTERM would be fatal).
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     return 0
+
+
+def _exit_by(seconds: float, observer: Observer) -> None:
+    """Exits the process with 0 after ``seconds`` if it has not by then: work
+    that outlives its cancelled call (a native loop, a parse) must not hold
+    the exit up."""
+
+    def expire() -> None:
+        log.info(json.dumps({"event": "stopped", "pid": os.getpid(), "forced": True}))
+        observer.close()
+        sys.stderr.flush()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()

@@ -33,16 +33,18 @@ PRESERIALIZED = frozenset({"Showdown"})
 REQUEST_TYPES: dict[str, type[Message]] = {m.name: getattr(pb, m.input_type.name) for m in SERVICE.methods}
 
 
-def add_service(service: Any, server: grpc.Server) -> None:
+def add_service(service: Any, server: grpc.aio.Server) -> None:
     """Registers every method of prial.v1.Prial, as the generated
     add_PrialServicer_to_server does, read from the service descriptor, but
     with no request deserializer (the handlers get the request's bytes and
-    decode them themselves: see ``prial.service.calls``) and no response
-    serializer for the PRESERIALIZED methods."""
+    decode them themselves), every method as one whose client streams (a
+    unary request is the same bytes on the wire; this way a call is seen
+    before its request arrives: see ``prial.service.calls``), and no
+    response serializer for the PRESERIALIZED methods."""
     handlers = {}
     for method in SERVICE.methods:
         response_type = getattr(pb, method.output_type.name)
-        handlers[method.name] = HANDLER_KINDS[method.client_streaming, method.server_streaming](
+        handlers[method.name] = HANDLER_KINDS[True, method.server_streaming](
             getattr(service, method.name),
             request_deserializer=None,
             response_serializer=None if method.name in PRESERIALIZED else response_type.SerializeToString)

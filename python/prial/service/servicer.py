@@ -7,16 +7,15 @@ returning the response (or yielding responses), and decorate it with
 ``@rpc``.  Error mapping, metrics and the per-call log line live in
 ``prial.service.calls`` alone: handlers raise ``InvalidHandError`` (->
 INVALID_ARGUMENT with a google.rpc.BadRequest naming field and hand index)
-or ``BatchTooLarge`` (-> RESOURCE_EXHAUSTED) and never touch status codes
+or ``ResourceExhausted`` (-> RESOURCE_EXHAUSTED) and never touch status codes
 themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from concurrent import futures
 from typing import Any
 
-import grpc
 import numpy as np
 
 from .._core import encode_showdown_response, parse_cards
@@ -29,7 +28,7 @@ from ..play.showdown import showdown_batch
 from ..rules import Rules
 from ..v1 import prial_pb2 as pb
 from ..v1 import prial_pb2_grpc as pb_grpc
-from .calls import BatchTooLarge, Call, rpc
+from .calls import Admission, Call, ResourceExhausted, Runtime, rpc
 from .convert import (
     GAMES,
     OBJECTIVES,
@@ -54,34 +53,40 @@ class PrialService(pb_grpc.PrialServicer):
         self.max_stream_batches = options.max_stream_batches
         self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
         self.threads = options.threads_per_call
-        self.observer = observer
+        self.runtime = Runtime(
+            pool=futures.ThreadPoolExecutor(max_workers=options.worker_threads(), thread_name_prefix="prial-work"),
+            admission=Admission(options.calls_per_method(), options.max_bytes_in_flight),
+            observer=observer,
+            idle_seconds=options.idle_timeout_s,
+        )
         self._default = evaluator_for(Rules())
 
+    def close(self) -> None:
+        """Lets the pool's threads go once their work is done."""
+        self.runtime.pool.shutdown(wait=False, cancel_futures=True)
+
     @rpc(default_field="cards")
-    def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext, call: Call) -> pb.EvaluateResponse:
+    def Evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
         return self._evaluate(request, call)
 
     @rpc(default_field="cards")
-    def EvaluateStream(self, requests: Iterator[pb.EvaluateRequest], context: grpc.ServicerContext,
-                       call: Call) -> Iterator[pb.EvaluateResponse]:
-        # One request read, answered, then the next: in order, and the
-        # transport's flow control holds back a client that sends faster.
-        for index, request in enumerate(requests):
-            if index == self.max_stream_batches:  # a stream holds a worker: bounded like a batch
-                raise BatchTooLarge(f"more than {self.max_stream_batches} batches in one stream; "
+    def EvaluateStream(self, request: pb.EvaluateRequest, call: Call, index: int) -> pb.EvaluateResponse:
+        """Batch ``index`` of a stream: answered in order, one at a time."""
+        if index == self.max_stream_batches:  # bounded like a batch
+            raise ResourceExhausted(f"more than {self.max_stream_batches} batches in one stream; "
                                     f"this server takes at most {self.max_stream_batches}")
-            try:
-                response = self._evaluate(request, call)
-            except InvalidHandError as exc:
-                exc.field = f"batch[{index}].{exc.field or ('hands' if request.hands else 'cards')}"
-                raise
-            except BatchTooLarge as exc:
-                raise BatchTooLarge(f"batch {index}: {exc}") from None
-            response.batch_index = index
-            yield response
+        try:
+            response = self._evaluate(request, call)
+        except InvalidHandError as exc:
+            exc.field = f"batch[{index}].{exc.field or ('hands' if request.hands else 'cards')}"
+            raise
+        except ResourceExhausted as exc:
+            raise ResourceExhausted(f"batch {index}: {exc}") from None
+        response.batch_index = index
+        return response
 
     @rpc(default_field="cards")
-    def Partition(self, request: pb.PartitionRequest, context: grpc.ServicerContext, call: Call) -> pb.PartitionResponse:
+    def Partition(self, request: pb.PartitionRequest, call: Call) -> pb.PartitionResponse:
         ev = self._evaluator(request)  # keeps its partitioners cached
         call.hands = 1
         split = ev.partition(
@@ -95,7 +100,7 @@ class PrialService(pb_grpc.PrialServicer):
         return result_to_proto(split, pb.PartitionResponse)
 
     @rpc(default_field="players")
-    def Showdown(self, request: pb.ShowdownRequest, context: grpc.ServicerContext, call: Call) -> bytes:
+    def Showdown(self, request: pb.ShowdownRequest, call: Call) -> bytes:
         # The hot small call: the request's players go to the native core as
         # they are, and it decides and encodes the ShowdownResponse
         # (cpp/service), sent as is (PRESERIALIZED).  Python objects in
@@ -107,8 +112,7 @@ class PrialService(pb_grpc.PrialServicer):
             request.cards_per_hand, request.pot, request.old_pot)
 
     @rpc(default_field="seer_cards")
-    def ShowdownBatch(self, request: pb.ShowdownBatchRequest, context: grpc.ServicerContext,
-                      call: Call) -> pb.ShowdownBatchResponse:
+    def ShowdownBatch(self, request: pb.ShowdownBatchRequest, call: Call) -> pb.ShowdownBatchResponse:
         width = request.hand_size or 3
         if width not in (3, 4, 5):
             raise InvalidHandError(f"hand_size must be 3, 4 or 5; got {width}", field="hand_size")
@@ -123,8 +127,7 @@ class PrialService(pb_grpc.PrialServicer):
         return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
 
     @rpc(default_field="players")
-    def CrashShowdown(self, request: pb.CrashShowdownRequest, context: grpc.ServicerContext,
-                      call: Call) -> pb.CrashShowdownResponse:
+    def CrashShowdown(self, request: pb.CrashShowdownRequest, call: Call) -> pb.CrashShowdownResponse:
         players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
                                p.declare_six_pairs) for p in request.players]
         call.hands = sum(len(p.hands) for p in players)
@@ -137,8 +140,7 @@ class PrialService(pb_grpc.PrialServicer):
         return result_to_proto(result, pb.CrashShowdownResponse)
 
     @rpc(default_field="player")
-    def SettleCasino(self, request: pb.SettleCasinoRequest, context: grpc.ServicerContext,
-                     call: Call) -> pb.SettleCasinoResponse:
+    def SettleCasino(self, request: pb.SettleCasinoRequest, call: Call) -> pb.SettleCasinoResponse:
         call.hands = 2
         result = settle_casino(
             cards_from_proto(request.player),
@@ -152,14 +154,14 @@ class PrialService(pb_grpc.PrialServicer):
         return result_to_proto(result, pb.SettleCasinoResponse)
 
     @rpc(default_field="cards")
-    def Odds(self, request: pb.OddsRequest, context: grpc.ServicerContext, call: Call) -> pb.OddsResponse:
+    def Odds(self, request: pb.OddsRequest, call: Call) -> pb.OddsResponse:
         return result_to_proto(odds(rules_from_proto(request.rules), cards=request.cards or 3), pb.OddsResponse)
 
     @rpc(default_field="hand")
-    def Equity(self, request: pb.EquityRequest, context: grpc.ServicerContext, call: Call) -> pb.EquityResponse:
+    def Equity(self, request: pb.EquityRequest, call: Call) -> pb.EquityResponse:
         samples = request.samples if request.HasField("samples") else None
         if samples is not None and samples > self.max_samples:
-            raise BatchTooLarge(f"{samples} samples; this server takes at most {self.max_samples}")
+            raise ResourceExhausted(f"{samples} samples; this server takes at most {self.max_samples}")
         call.hands = 1
         result = equity(
             cards_from_proto(request.hand),
@@ -203,13 +205,13 @@ class PrialService(pb_grpc.PrialServicer):
         response.categories = np.take(ev.categories, strengths, mode="clip").tobytes()
         if request.describe:
             if len(hands) > DESCRIBE_LIMIT:
-                raise BatchTooLarge(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
+                raise ResourceExhausted(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
             response.descriptions.extend(_describe(ev, hands))
         return response
 
     def _check_size(self, rows: int) -> None:
         if rows > self.max_batch:
-            raise BatchTooLarge(f"{rows} hands in one batch; this server takes at most {self.max_batch}")
+            raise ResourceExhausted(f"{rows} hands in one batch; this server takes at most {self.max_batch}")
 
     def _hands_from_bytes(self, request: pb.EvaluateRequest) -> np.ndarray:
         width = request.hand_size or 3
