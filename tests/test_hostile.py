@@ -246,3 +246,62 @@ def test_an_idle_stream_is_ended_after_the_idle_timeout():
     statuses = {k.decode(): v.decode() for e in trailers for k, v in e.headers}
     assert statuses.get("grpc-status") == str(grpc.StatusCode.DEADLINE_EXCEEDED.value[0]), statuses
     assert "no request message within 1 s" in statuses.get("grpc-message", "").replace("%20", " ")
+
+
+# ---- oversize requests ----
+
+@pytest.mark.parametrize("method, players", [("Showdown", 31_000_000), ("CrashShowdown", 31_000_000)])
+def test_oversize_requests_are_refused_before_they_are_read(server, channel, method, players):
+    import time
+
+    call = channel.unary_unary(f"/prial.v1.Prial/{method}")
+    start = time.monotonic()
+    with pytest.raises(grpc.RpcError) as info:
+        call(b"\x12\x00" * players, timeout=20)  # 62 MB of empty players
+    assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert time.monotonic() - start < 4  # the bytes go over loopback, then are refused unread
+    assert timed_health(server.target) < 2
+
+
+@pytest.mark.parametrize("request_, method, most", [
+    (pb.ShowdownRequest(players=[pb.Player(id=f"p{i}", cards=pb.Cards(text="")) for i in range(19)]), "Showdown", 18),
+    (pb.CrashShowdownRequest(players=[pb.CrashPlayer(id=f"p{i}") for i in range(5)]), "CrashShowdown", 4),
+])
+def test_more_players_than_a_pack_deals_are_invalid(channel, request_, method, most):
+    with pytest.raises(grpc.RpcError) as info:
+        getattr(pb_grpc.PrialStub(channel), method)(request_, timeout=10)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    [(field, description)] = bad_request(info.value)
+    assert field == "players" and f"at most {most} hands" in description
+
+
+def test_hand_text_is_bounded(channel):
+    with pytest.raises(grpc.RpcError) as info:
+        pb_grpc.PrialStub(channel).Evaluate(pb.EvaluateRequest(hands=["3s 2h Ah", "A" * 65]), timeout=10)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert bad_request(info.value)[0][0] == "hands[1]"
+
+
+# ---- shutdown ----
+
+def test_sigterm_after_malformed_streams_exits_on_time():
+    import time
+
+    with ServerProcess("--grace", "2") as stopping:
+        with grpc.insecure_channel(stopping.target) as ch:
+            stream = ch.stream_stream("/prial.v1.Prial/EvaluateStream")
+            for _ in range(2):
+                with pytest.raises(grpc.RpcError) as info:
+                    list(stream(iter([MALFORMED]), timeout=10))
+                assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            # and a call that will still be running when the signal comes
+            busy = pb_grpc.PrialStub(ch).Equity.future(
+                pb.EquityRequest(hand=pb.Cards(text="As Kd Qh"), opponents=16, samples=10_000_000), timeout=60)
+            time.sleep(0.3)
+            start = time.monotonic()
+            stopping.proc.send_signal(15)
+            code = stopping.terminate(timeout=20, signal_first=False)
+            took = time.monotonic() - start
+            busy.cancel()
+    assert code == 0 and took < 4, f"exit {code} after {took:.1f} s"  # the 2 s of grace, then at most 2 s
+

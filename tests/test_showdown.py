@@ -386,3 +386,9 @@ def test_a_bad_player_is_named_by_seat():
     with pytest.raises(InvalidHandError, match="player 'c'") as info:
         prial.showdown(players)
     assert (info.value.field, info.value.row) == ("players", 2)
+
+
+def test_more_players_than_a_pack_deals_in_python():
+    with pytest.raises(InvalidShowdownError, match="at most 18 hands") as info:
+        prial.showdown([Player(f"p{i}", "") for i in range(19)])
+    assert info.value.field == "players"

@@ -17,7 +17,7 @@ from ..categories import Category, parse_category
 from ..errors import InvalidShowdownError
 from ..evaluator import Evaluator, evaluator_for
 from ..rules import Rules
-from .checks import unique_ids
+from .checks import seats, unique_ids
 from .results import CrashPlayerResult, CrashPosition, CrashResult
 
 MAX_HANDS = 4
@@ -75,6 +75,7 @@ def crash_showdown(
     floor = None if min_category is None else parse_category(min_category, "min_category")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
+    seats(len(players), MAX_CARDS)
     for i, p in enumerate(players):
         if not isinstance(p, CrashPlayer):
             raise InvalidShowdownError(f"player {i}: expected a prial.CrashPlayer, got {type(p).__name__}")

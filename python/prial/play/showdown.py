@@ -15,7 +15,7 @@ from ..cards import CardsLike
 from ..errors import InvalidShowdownError
 from ..evaluator import evaluator_for
 from ..rules import Rules
-from .checks import chips
+from .checks import chips, seats
 from .results import CoverResult, PlayerHand, ShowdownResult
 
 
@@ -95,6 +95,7 @@ def _checked(players: Sequence[Player]) -> list[Player]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise InvalidShowdownError("players must be a sequence of prial.Player")
     players = list(players)
+    seats(len(players), 3)
     for i, p in enumerate(players):
         if not isinstance(p, Player):
             raise InvalidShowdownError(f"player {i}: expected a prial.Player, got {type(p).__name__}")

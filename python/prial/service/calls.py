@@ -25,7 +25,7 @@ import collections
 import functools
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent import futures
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -104,6 +104,7 @@ class Runtime:
     admission: Admission
     observer: Any  # prial.service.observability.Observer
     idle_seconds: float
+    request_bytes: Mapping[str, int]  # the largest request of a method, where it has its own limit
 
 
 # The status travels in trailing metadata (16 KiB at most by default, the
@@ -200,6 +201,10 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
         async def run(self: Any, data: bytes, call: Call, *index: int) -> Any:
             runtime: Runtime = self.runtime
             where = f"batch[{index[0]}]" if index else ""
+            limit = runtime.request_bytes.get(method)
+            if limit is not None and len(data) > limit:
+                raise ResourceExhausted(f"a {method} request of {len(data)} bytes; this server takes at most "
+                                        f"{limit} for {method}")
             runtime.admission.take_bytes(len(data))
             try:
                 if not offloaded and len(data) <= INLINE_BYTES:

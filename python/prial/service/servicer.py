@@ -22,6 +22,7 @@ from .._core import encode_showdown_response, parse_cards
 from ..errors import InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
+from ..play.checks import seats
 from ..play.crash import CrashPlayer, crash_showdown
 from ..play.odds import equity, odds
 from ..play.showdown import showdown_batch
@@ -45,6 +46,13 @@ from .options import ServeOptions
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
 # one request cannot starve the others for long.
 DESCRIBE_LIMIT = 100_000
+# Five cards in the widest text form ("10♥ " is 6 bytes) fit easily.
+MAX_HAND_TEXT = 64
+# The calls about one table or one hand: their requests are small, and a
+# big one is refused before it is read (batches are bounded by the
+# server's message size).
+TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "Odds", "Equity")
+TABLE_REQUEST_BYTES = 1 << 20
 
 
 class PrialService(pb_grpc.PrialServicer):
@@ -58,6 +66,7 @@ class PrialService(pb_grpc.PrialServicer):
             admission=Admission(options.calls_per_method(), options.max_bytes_in_flight),
             observer=observer,
             idle_seconds=options.idle_timeout_s,
+            request_bytes={method: TABLE_REQUEST_BYTES for method in TABLE_METHODS},
         )
         self._default = evaluator_for(Rules())
 
@@ -106,6 +115,7 @@ class PrialService(pb_grpc.PrialServicer):
         # (cpp/service), sent as is (PRESERIALIZED).  Python objects in
         # between would cost more than the decision.
         call.hands = len(request.players)
+        seats(len(request.players), 3)  # before the core reads a single player
         return encode_showdown_response(
             self._evaluator(request), request.players, request.seer if request.HasField("seer") else None,
             request.coverer if request.HasField("coverer") else None,
@@ -128,6 +138,7 @@ class PrialService(pb_grpc.PrialServicer):
 
     @rpc(default_field="players")
     def CrashShowdown(self, request: pb.CrashShowdownRequest, call: Call) -> pb.CrashShowdownResponse:
+        seats(len(request.players), 13)
         players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
                                p.declare_six_pairs) for p in request.players]
         call.hands = sum(len(p.hands) for p in players)
@@ -231,6 +242,9 @@ class PrialService(pb_grpc.PrialServicer):
         self._check_size(len(request.hands))
         parsed = []
         for row, text in enumerate(request.hands):
+            if len(text) > MAX_HAND_TEXT:
+                raise InvalidHandError(f"hand {row}: {len(text)} characters; the text of a hand is at most "
+                                       f"{MAX_HAND_TEXT}", row=row, field="hands")
             try:
                 parsed.append(parse_cards(text))
             except InvalidHandError as exc:
