@@ -61,10 +61,12 @@ inline std::uint32_t row_slot(const Card* h, unsigned pack, unsigned& valid) noe
   }
   valid = c[W - 1] < pack;
   for (int i = 1; i < W; ++i) valid &= c[i - 1] < c[i];
-  const unsigned top = valid ? c[W - 1] : static_cast<unsigned>(W - 1);
-  std::uint32_t slot = c[0] + kChoose2[c[1]] + kChoose3[W == 3 ? top : c[2]];
-  if constexpr (W >= 4) slot += kChoose4[W == 4 ? top : c[3]];
-  if constexpr (W == 5) slot += kChoose5[top];
+  // An invalid row may hold any byte: its indexes are masked to 0 so that
+  // every lookup stays inside the binomial tables (its slot is discarded).
+  const unsigned keep = 0u - valid;
+  std::uint32_t slot = c[0] + kChoose2[c[1] & keep] + kChoose3[c[2] & keep];
+  if constexpr (W >= 4) slot += kChoose4[c[3] & keep];
+  if constexpr (W == 5) slot += kChoose5[c[4] & keep];
   return valid ? slot : 0u;
 }
 

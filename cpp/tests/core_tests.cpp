@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "prial/cards.hpp"
+#include "prial/bestof.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
 #include "prial/partition.hpp"
@@ -369,6 +370,23 @@ void test_quoted_ids() {
   CHECK(prial::quoted(std::string("nul\0", 4)) == "'nul\\x00'");
 }
 
+// Rows of arbitrary bytes through the portable best-of kernel: the bad row
+// is reported and the slot arithmetic stays inside its tables (a card byte
+// above the pack used to index the binomial tables before the row was
+// rejected; found by cpp/fuzz/fuzz_batch.cpp under UBSan).
+void test_key_batch_hostile_bytes() {
+  const prial::SimdLevel level = prial::simd_level();
+  prial::set_simd_level("scalar");
+  const auto table = prial::best_of_table(prial::RulesConfig{});
+  const prial::Card hands[] = {0, 1, 2, 3, 4, 255, 254, 253, 200, 121};
+  for (std::size_t width = 3; width <= 5; ++width) {
+    prial::BestKey out[2];
+    CHECK(table->key_batch(hands, 2, width, out, 1) == 1);
+    CHECK(out[0] == table->key(hands, width));
+  }
+  prial::set_simd_level(prial::simd_level_name(level));
+}
+
 }  // namespace
 
 int main() {
@@ -376,6 +394,7 @@ int main() {
   test_parse_hostile_text();
   test_tables();
   test_batch_hostile_bytes();
+  test_key_batch_hostile_bytes();
   test_hand_problem_bounds();
   test_partition_option_bounds();
   test_showdown_hostile_tables();
