@@ -10,8 +10,9 @@ minute by default).  Reports, in one run against one server:
 - small calls/s and p50/p99 latency with ``--callers`` concurrent callers
   (threads of one client process, one channel each) for a two-player
   ``Showdown`` and a one-hand ``Evaluate``, next to the empty-RPC baseline
-  (a health check: the same server, transport and thread pool, no prial
-  work) measured the same way, in ``--rounds`` alternating rounds.  The
+  (an ``Evaluate`` of zero hands: the same server, transport and call
+  wrapper, no prial work) and health checks (which have capacity of their
+  own), measured the same way, in ``--rounds`` alternating rounds.  The
   ratio to the baseline is the median of the rounds' own ratios, so drift
   in the machine's load between rounds does not count.  Each is measured
   twice: through ``prial.client.Client`` (request building and result
@@ -36,7 +37,6 @@ from pathlib import Path
 
 import grpc
 import numpy as np
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from grpc_helpers import ServerProcess  # noqa: E402
@@ -151,22 +151,21 @@ def main() -> int:
             players=[prial_pb2.Player(id=p.id, cards=prial_pb2.Cards(indices=bytes(prial.parse_cards(p.cards))),
                                       stake=p.stake) for p in see],
             seer="a")
-        health_request = health_pb2.HealthCheckRequest()
+        empty = np.zeros((0, 3), np.uint8)
 
         def on_the_wire(method: str, request: object) -> Callable[[Client], Callable[[], object]]:
             def make(_client: Client) -> Callable[[], object]:
                 channel = grpc.insecure_channel(server.target)
-                stub = (health_pb2_grpc.HealthStub(channel) if method == "Check"
-                        else prial_pb2_grpc.PrialStub(channel))
-                call = getattr(stub, method)
+                call = getattr(prial_pb2_grpc.PrialStub(channel), method)
                 return lambda: call(request, timeout=30)
             return make
 
         small = {
-            "empty_rpc_baseline": lambda c: c.health,
+            "empty_rpc_baseline": lambda c: (lambda: c.evaluate(empty)),
             "small_showdown": lambda c: (lambda: c.showdown(see, seer="a")),
             "small_evaluate": lambda c: (lambda: c.evaluate(one_hand)),
-            "empty_rpc_baseline_wire": on_the_wire("Check", health_request),
+            "health": lambda c: c.health,
+            "empty_rpc_baseline_wire": on_the_wire("Evaluate", prial_pb2.EvaluateRequest()),
             "small_showdown_wire": on_the_wire("Showdown", showdown_request),
         }
         # Alternating rounds (each order reversed from the last), so drift in
