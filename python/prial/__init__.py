@@ -11,9 +11,9 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from . import _core
+from ._core import CancelFlag
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
-from ._core import CancelFlag
 from .errors import CancelledError, ConfigurationError, InvalidHandError, InvalidShowdownError
 from .evaluator import Evaluator
 from .play import (
