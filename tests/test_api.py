@@ -129,5 +129,5 @@ def test_signatures_are_readable():
     assert list(inspect.signature(prial.partition).parameters) == [
         "cards", "hands", "objective", "min_category", "opponents", "crash_value"]
     assert list(inspect.signature(prial.evaluate).parameters) == ["hand"]
-    assert list(inspect.signature(prial.evaluate_batch).parameters) == ["hands", "threads"]
+    assert list(inspect.signature(prial.evaluate_batch).parameters) == ["hands", "threads", "cancel"]
     assert prial.evaluate.__doc__ and prial.partition.__doc__

@@ -305,3 +305,43 @@ def test_sigterm_after_malformed_streams_exits_on_time():
             busy.cancel()
     assert code == 0 and took < 4, f"exit {code} after {took:.1f} s"  # the 2 s of grace, then at most 2 s
 
+
+
+# ---- runaway work ----
+
+def process_cpu_seconds(pid: int) -> float:
+    import os
+
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_calls_past_their_deadline_stop_burning_cpu():
+    import time
+
+    # A server that takes long Equity calls (the default caps samples x
+    # opponents far lower): 10M samples against 16 opponents is seconds of work.
+    with ServerProcess("--max-batch", str(1 << 24)) as big, grpc.insecure_channel(big.target) as ch:
+        stub = pb_grpc.PrialStub(ch)
+        heavy = pb.EquityRequest(hand=pb.Cards(text="As Kd Qh"), opponents=16, samples=10_000_000)
+        calls = [stub.Equity.future(heavy, timeout=0.3) for _ in range(8)]
+        for call in calls:
+            assert call.exception(timeout=10).code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        time.sleep(0.5)  # the deadline's cancellation reaches the native loops
+        before = process_cpu_seconds(big.proc.pid)
+        time.sleep(2)
+        burnt = process_cpu_seconds(big.proc.pid) - before
+        assert burnt < 0.5, f"{burnt:.2f} CPU-seconds burnt after every deadline had passed"
+        assert timed_health(big.target) < 2
+        big.wait_for_log('"method": "Equity", "code": "CANCELLED"', count=8)
+
+
+def test_equity_work_is_capped_before_it_starts(channel):
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(grpc.RpcError) as info:
+        pb_grpc.PrialStub(channel).Equity(pb.EquityRequest(hand=pb.Cards(text="As Kd Qh"), opponents=16,
+                                                           samples=10_500_000), timeout=10)
+    assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "opponent hands" in info.value.details()
+    assert time.monotonic() - start < 1

@@ -18,8 +18,10 @@ def test_short_soak_has_no_wrong_answers_and_exercises_every_kind():
     assert done.returncode == 0, (report["failures"], report["examples"], done.stderr[-2000:])
     assert report["wrong_answers"] == 0 and report["unexpected_codes"] == 0
     kinds = {"evaluate", "evaluate_text", "stream", "showdown", "showdown_batch", "partition", "crash",
-             "casino", "invalid", "oversize", "cancelled", "stream_cancelled", "deadline"}
+             "casino", "invalid", "oversize", "cancelled", "stream_cancelled", "deadline",
+             "malformed", "idle_stream", "oversize_players"}
     assert kinds <= set(report["calls_by_kind"])
     assert report["calls"] >= 50
     assert {"OK", "INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"} <= set(report["codes"])
     assert report["log_lines_with_card_text"] == 0 and report["server_exit"] == 0
+    assert report["health_checks"] > 0 and report["health_p99_ms"] is not None

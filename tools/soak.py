@@ -10,16 +10,19 @@ bounded time (and at most ``--max-calls`` calls): batches of every size
 (1 hand to 1M, three to five cards, several rulesets, bytes and text),
 streams, showdowns, showdown batches, partitions, Crash and casino
 settlements, invalid requests, oversize batches, calls cancelled in flight
-and deadlines that expire.  Every answer is compared with the local Python
+and deadlines that expire; and a hostile mix beside it: bytes that are no
+message, streams that send nothing, oversize tables.  A prober checks
+health every 50 ms, as a load balancer would.  Every answer is compared with the local Python
 API on the same input; every error code with the one that input must get.
 
 Reports calls, errors by code, wrong answers, unexpected codes, server log
 lines that carry card text, and the server's RSS after warm-up (the first
 fifth of the run, up to 30 s, under full load) and at the end (medians of
 the first and last fifth of the samples taken every 2 s after warm-up).  Exits 1 on any wrong answer, unexpected code or card text in the log,
-on RSS growth over ``--max-rss-growth`` percent (default 10, checked on
-runs of 5 minutes or more, where the warm-up is a small part), or if the
-server does not exit 0 on SIGTERM.
+on RSS growth over ``--max-rss-growth`` percent or a health-check p99 over
+``--max-health-p99-ms`` (defaults 10 % and 100 ms, checked on runs of 5
+minutes or more, where the warm-up is a small part), or if the server does
+not exit 0 on SIGTERM.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import os
 import random
 import re
 import signal
@@ -316,10 +318,47 @@ class Driver:
         got = np.frombuffer(response.strengths, "<u2")
         return OK, {DEADLINE, OK}, None if np.array_equal(got, prial.evaluate_batch(batch)) else "answer past deadline"
 
+    # ---- the hostile mix: what a broken or malicious client sends ----
+
+    def malformed(self):
+        """Bytes that are no request message: INVALID_ARGUMENT."""
+        method = self.rng.choice(["Evaluate", "Showdown", "Partition", "Equity"])
+        junk = b"\xff" * self.rng.randint(1, 64)  # a field tag that never ends: no message parses from it
+        try:
+            self.channel.unary_unary(f"/prial.v1.Prial/{method}")(junk, timeout=30)
+        except grpc.RpcError as exc:
+            return exc.code(), {INVALID}, None
+        return OK, {INVALID}, None
+
+    def idle_stream(self):
+        """A stream that sends nothing for a while, then goes away."""
+        release = threading.Event()
+
+        def nothing():
+            release.wait(self.rng.uniform(0.05, 0.5))
+            return
+            yield
+
+        responses = self.stub.EvaluateStream(nothing(), timeout=30)
+        try:
+            list(responses)
+        except grpc.RpcError as exc:
+            return exc.code(), {OK}, None
+        return OK, {OK}, None
+
+    def oversize_players(self):
+        """A Showdown of 1M empty players (2 MB): refused before it is read."""
+        try:
+            self.channel.unary_unary("/prial.v1.Prial/Showdown")(b"\x12\x00" * 1_000_000, timeout=30)
+        except grpc.RpcError as exc:
+            return exc.code(), {OVERSIZE}, None
+        return OK, {OVERSIZE}, None
+
     KINDS: dict[str, int] = {  # kind -> weight
         "evaluate": 30, "evaluate_text": 8, "stream": 6, "showdown": 15, "showdown_batch": 6,
         "partition": 4, "crash": 2, "casino": 4, "invalid": 8, "oversize": 1,
         "cancelled": 4, "stream_cancelled": 2, "deadline": 4,
+        "malformed": 4, "idle_stream": 2, "oversize_players": 1,
     }
 
     def one(self, kind: str) -> None:
@@ -403,6 +442,9 @@ def soak(seconds: float, clients: int, max_calls: int, seed: int, server_args: l
             return calls < max_calls and time.monotonic() - start < seconds
 
         threads = [threading.Thread(target=d.run, args=(stop, budget), daemon=True) for d in drivers]
+        health_ms: list[float] = []
+        prober = threading.Thread(target=probe_health, args=(server.target, stop, health_ms), daemon=True)
+        prober.start()
         for t in threads:
             t.start()
         # The RSS baseline is taken after a warm-up under the full load: every
@@ -415,6 +457,7 @@ def soak(seconds: float, clients: int, max_calls: int, seed: int, server_args: l
             threads[0].join(2) if threads[0].is_alive() else time.sleep(0.5)
             samples.append(rss_kib(server.proc.pid))
         stop.set()
+        prober.join(5)
         elapsed = time.monotonic() - start
         # One sample swings by the buffers of the calls in flight (a 1M-hand
         # batch is ~5 MiB each way): compare the medians of the first and
@@ -437,7 +480,26 @@ def soak(seconds: float, clients: int, max_calls: int, seed: int, server_args: l
         "rss_start_kib": rss_start, "rss_end_kib": rss_end, "rss_max_kib": max(samples),
         "rss_samples_kib": samples[::max(1, len(samples) // 40)],
         "rss_growth_pct": round(100 * (rss_end - rss_start) / rss_start, 2), "server_exit": exit_code,
+        "health_checks": len(health_ms),
+        "health_p50_ms": round(float(np.percentile(health_ms, 50)), 2) if health_ms else None,
+        "health_p99_ms": round(float(np.percentile(health_ms, 99)), 2) if health_ms else None,
     }
+
+
+def probe_health(target: str, stop: threading.Event, latencies: list[float]) -> None:
+    """A load balancer's view: a health check every 50 ms, each one timed."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(target) as channel:
+        check = health_pb2_grpc.HealthStub(channel).Check
+        while not stop.wait(0.05):
+            began = time.perf_counter()
+            try:
+                check(health_pb2.HealthCheckRequest(), timeout=5)
+            except grpc.RpcError:
+                latencies.append(5000.0)  # counted as the worst answer
+                continue
+            latencies.append((time.perf_counter() - began) * 1000)
 
 
 def main() -> int:
@@ -448,6 +510,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="traffic seed (default 1)")
     parser.add_argument("--max-rss-growth", type=float,
                         help="fail above this RSS growth in percent (default: 10 for runs of 300 s or more)")
+    parser.add_argument("--max-health-p99-ms", type=float,
+                        help="fail above this health-check p99 in ms (default: 100 for runs of 300 s or more)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("server_args", nargs="*", help="extra `prial serve` options (after --)")
     args = parser.parse_args()
@@ -465,6 +529,10 @@ def main() -> int:
         failures.append(f"server exit {report['server_exit']} on SIGTERM")
     if limit is not None and report["rss_growth_pct"] > limit:
         failures.append(f"RSS grew {report['rss_growth_pct']}% (limit {limit}%)")
+    health_limit = args.max_health_p99_ms if args.max_health_p99_ms is not None else (
+        100.0 if args.seconds >= 300 else None)
+    if health_limit is not None and (report["health_p99_ms"] or 0) > health_limit:
+        failures.append(f"health p99 {report['health_p99_ms']} ms (limit {health_limit} ms)")
     report["failures"] = failures
     if args.json:
         print(json.dumps(report, indent=2))
@@ -480,6 +548,8 @@ def main() -> int:
               f"{report['rss_end_kib'] / 1024:.1f} MiB at the end ({report['rss_growth_pct']:+.1f}%, "
               f"max {report['rss_max_kib'] / 1024:.1f} MiB); "
               f"exit {report['server_exit']} on SIGTERM")
+        print(f"  health: {report['health_checks']} checks during the run, p50 {report['health_p50_ms']} ms, "
+              f"p99 {report['health_p99_ms']} ms")
         for example in report["examples"]:
             print(f"  ! {example}")
         print("FAILED: " + "; ".join(failures) if failures else "passed")

@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "prial/cancel.hpp"
 #include "prial/cards.hpp"
 #include "prial/showdown.hpp"
 #include "register.hpp"
@@ -22,6 +23,12 @@ void raise_invalid(const char* type_name, const prial::InvalidHand& e) {
   py::object field = e.field().empty() ? py::object(py::none()) : py::object(py::str(e.field()));
   py::object instance = type(e.what(), py::arg("row") = row, py::arg("field") = field);
   PyErr_SetObject(type.ptr(), instance.ptr());
+}
+
+// prial.CancelledError, defined in Python (prial/errors.py) like the above.
+void raise_cancelled(const prial::Cancelled& e) {
+  py::object type = py::module_::import("prial.errors").attr("CancelledError");
+  PyErr_SetString(type.ptr(), e.what());
 }
 
 }  // namespace
@@ -42,9 +49,12 @@ PYBIND11_MODULE(_core, m) {
       raise_invalid("InvalidShowdownError", e);
     } catch (const prial::InvalidHand& e) {
       raise_invalid("InvalidHandError", e);
+    } catch (const prial::Cancelled& e) {
+      raise_cancelled(e);
     }
   });
 
+  prial::bindings::register_cancel(m);
   prial::bindings::register_cards(m);
   prial::bindings::register_evaluator(m);
   prial::bindings::register_play(m);

@@ -15,6 +15,7 @@
 
 #include "convert.hpp"
 #include "prial/bestof.hpp"
+#include "prial/cancel.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/partition.hpp"
 
@@ -26,14 +27,17 @@ class PyEvaluator {
       : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {}
 
   py::object evaluate(const py::handle& hand);
-  py::array_t<Strength> evaluate_batch(const py::object& hands, const py::object& threads);
+  // The batches take `cancel`: a CancelFlag (or nullptr) that stops the
+  // work from another thread (CancelledError).
+  py::array_t<Strength> evaluate_batch(const py::object& hands, const py::object& threads,
+                                       const CancelFlag* cancel);
   py::object best_of(const py::handle& hand);
-  py::array_t<BestKey> best_of_batch(const py::object& hands, const py::object& threads);
+  py::array_t<BestKey> best_of_batch(const py::object& hands, const py::object& threads, const CancelFlag* cancel);
   py::object partition(const py::handle& hand, const py::object& hands, const py::object& objective,
                        const py::object& min_category, const py::object& opponents, double crash_value);
   py::tuple partition_batch(const py::object& deals, const py::object& hands, const py::object& objective,
                             const py::object& min_category, const py::object& opponents, double crash_value,
-                            const py::object& threads);
+                            const py::object& threads, const CancelFlag* cancel);
 
   int classes() const { return ev_.table().classes(); }
   std::size_t slots() const { return ev_.table().slots(); }

@@ -6,6 +6,7 @@
 
 namespace prial::bindings {
 
+void register_cancel(pybind11::module_& m);     // register_cancel.cpp: CancelFlag
 void register_cards(pybind11::module_& m);      // register_cards.cpp: card text
 void register_evaluator(pybind11::module_& m);  // register_evaluator.cpp: rulesets, Evaluator, kernels
 void register_play(pybind11::module_& m);       // register_play.cpp: showdowns, odds, Crash

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "convert.hpp"
+#include "prial/cancel.hpp"
 #include "prial/cards.hpp"
 #include "register.hpp"
 
@@ -27,7 +28,7 @@ BufferView buffer_view(const py::object& value) {
 
 py::tuple parse_text_column(const py::object& validity, const py::object& offsets, const py::object& data,
                             bool large_offsets, std::int64_t offset, std::size_t rows, std::size_t width,
-                            int pack_size, const py::object& threads) {
+                            int pack_size, const py::object& threads, const CancelFlag* cancel) {
   const BufferView valid_view = buffer_view(validity), offsets_view = buffer_view(offsets),
                    data_view = buffer_view(data);
   const std::size_t offset_bytes = large_offsets ? 8 : 4;
@@ -51,9 +52,12 @@ py::tuple parse_text_column(const py::object& validity, const py::object& offset
     // Safe without the GIL: the input buffers are held by the caller's
     // arguments and the buffer views above; the outputs are new arrays
     // referenced only by this frame; the C++ code touches no Python object.
+    // Released, another Python thread can call cancel.cancel() meanwhile
+    // (the flag is held by the arguments): CancelledError within a chunk.
     py::gil_scoped_release release;
     parse_cards_column(column, width, pack_size, cards.mutable_data(), counts.mutable_data(),
-                       reinterpret_cast<ParseStatus*>(status.mutable_data()), where.mutable_data(), n_threads);
+                       reinterpret_cast<ParseStatus*>(status.mutable_data()), where.mutable_data(), n_threads,
+                       cancel);
   }
   return py::make_tuple(cards, counts, status, where);
 }
@@ -63,11 +67,12 @@ py::tuple parse_text_column(const py::object& validity, const py::object& offset
 void register_columns(py::module_& m) {
   m.def("parse_text_column", &parse_text_column, py::arg("validity"), py::arg("offsets"), py::arg("data"),
         py::kw_only(), py::arg("large_offsets"), py::arg("offset"), py::arg("rows"), py::arg("width"),
-        py::arg("pack_size"), py::arg("threads") = py::none(),
+        py::arg("pack_size"), py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
         "parse_text_column(validity, offsets, data, *, large_offsets, offset, rows, width, pack_size, "
-        "threads=None)\n--\n\n"
+        "threads=None, cancel=None)\n--\n\n"
         "Parses an Arrow string column's buffers: (cards uint8 (N, width), counts uint8 (N,), status uint8 "
-        "(N,), where uint8 (N,)).");
+        "(N,), where uint8 (N,)).  cancel: a CancelFlag; cancel() from another thread stops the work "
+        "(CancelledError).");
   m.def("text_hand_problem",
         [](const std::string& text, std::size_t width, int pack_size) {
           return text_hand_problem(text, width, pack_size);

@@ -81,7 +81,8 @@ py::object PyEvaluator::evaluate(const py::handle& hand) {
                                                       card_list(cards, count), description(slot)});
 }
 
-py::array_t<Strength> PyEvaluator::evaluate_batch(const py::object& hands, const py::object& threads) {
+py::array_t<Strength> PyEvaluator::evaluate_batch(const py::object& hands, const py::object& threads,
+                                                  const CancelFlag* cancel) {
   const py::array a = hand_array(hands, 3, "hands");
   const auto rows = static_cast<std::size_t>(a.shape(0));
   const int n_threads = thread_count(threads);
@@ -92,10 +93,15 @@ py::array_t<Strength> PyEvaluator::evaluate_batch(const py::object& hands, const
   {
     // Safe without the GIL: `a` and `out` stay referenced by this frame,
     // so neither buffer can be freed or resized (numpy refuses to resize
-    // a referenced array); the C++ code touches no Python object.
+    // a referenced array); the C++ code touches no Python object.  The
+    // CancelFlag is kept alive by the call's arguments, and with the GIL
+    // released another Python thread (or an asyncio callback) can call
+    // flag.cancel() meanwhile: the batch then stops within one chunk and
+    // raises CancelledError.  (Small batches keep the GIL: they take
+    // microseconds; a flag cancelled before the call still stops them.)
     std::optional<py::gil_scoped_release> release;
     if (rows >= kKeepGilBelowRows) release.emplace();
-    bad = ev_.evaluate_batch(in, rows, dst, n_threads);
+    bad = ev_.evaluate_batch(in, rows, dst, n_threads, cancel);
   }
   if (bad != kNoBadRow) throw InvalidHand(ev_.explain_row(in, bad, 3), static_cast<long long>(bad));
   return out;
@@ -110,7 +116,8 @@ py::object PyEvaluator::best_of(const py::handle& hand) {
                            description(c.slot)});
 }
 
-py::array_t<BestKey> PyEvaluator::best_of_batch(const py::object& hands, const py::object& threads) {
+py::array_t<BestKey> PyEvaluator::best_of_batch(const py::object& hands, const py::object& threads,
+                                                const CancelFlag* cancel) {
   const py::array a = hand_array_of_widths(hands, {3, 4, 5}, "hands", "3, 4 or 5");
   const auto rows = static_cast<std::size_t>(a.shape(0));
   const auto width = static_cast<std::size_t>(a.shape(1));
@@ -122,9 +129,10 @@ py::array_t<BestKey> PyEvaluator::best_of_batch(const py::object& hands, const p
   {
     // Safe without the GIL, as in evaluate_batch: both buffers are held by
     // this frame and the C++ code touches no Python object (the lazy table
-    // build is guarded by its own once_flag).
+    // build is guarded by its own once_flag).  Another Python thread can
+    // call cancel.cancel() meanwhile (the flag is held by the arguments).
     py::gil_scoped_release release;
-    bad = best_of_->key_batch(in, rows, width, dst, n_threads);
+    bad = best_of_->key_batch(in, rows, width, dst, n_threads, cancel);
   }
   if (bad != kNoBadRow) throw InvalidHand(ev_.explain_row(in, bad, width), static_cast<long long>(bad));
   return out;
@@ -153,11 +161,13 @@ py::object PyEvaluator::partition(const py::handle& hand, const py::object& hand
 
 py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object& hands_arg,
                                        const py::object& objective, const py::object& min_category,
-                                       const py::object& opponents, double crash_value, const py::object& threads) {
+                                       const py::object& opponents, double crash_value, const py::object& threads,
+                                       const CancelFlag* cancel) {
   const int hands = int_argument(hands_arg, "hands");
   const py::array a = hand_array_of_widths(deals, {13, 6, 7, 8, 9, 10, 11, 12, 14, 15}, "cards", "6 to 15");
   const auto rows = static_cast<std::size_t>(a.shape(0));
   const int n_threads = thread_count(threads);
+  throw_if_cancelled(cancel);  // before a first expected-points call builds the opponent model
   const Partitioner& p = partitioner(static_cast<int>(a.shape(1)), hands, objective, min_category,
                                      int_argument(opponents, "opponents"), crash_value);
   const auto k = static_cast<py::ssize_t>(hands);
@@ -170,9 +180,10 @@ py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object
   {
     // Safe without the GIL: the three buffers are held by this frame, the
     // Partitioner lives in this evaluator's cache (never erased) and the
-    // C++ code touches no Python object.
+    // C++ code touches no Python object.  Another Python thread can call
+    // cancel.cancel() meanwhile (the flag is held by the arguments).
     py::gil_scoped_release release;
-    bad = p.split_batch(in, rows, dst_hands, dst_strengths, n_threads);
+    bad = p.split_batch(in, rows, dst_hands, dst_strengths, n_threads, cancel);
   }
   if (bad != kNoBadRow) {
     throw InvalidHand(ev_.explain_row(in, bad, static_cast<std::size_t>(a.shape(1))), static_cast<long long>(bad));
@@ -271,16 +282,18 @@ void register_evaluator(py::module_& m) {
            "evaluate(self, hand)\n--\n\n"
            "The HandValue of three cards (text or indices, any order).")
       .def("evaluate_batch", &PyEvaluator::evaluate_batch, py::arg("hands"), py::kw_only(),
-           py::arg("threads") = py::none(),
-           "evaluate_batch(self, hands, *, threads=None)\n--\n\n"
-           "Strengths (uint16) of a uint8 (N, 3) array of hands; InvalidHandError names the first bad row.")
+           py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
+           "evaluate_batch(self, hands, *, threads=None, cancel=None)\n--\n\n"
+           "Strengths (uint16) of a uint8 (N, 3) array of hands; InvalidHandError names the first bad row.  "
+           "cancel: a CancelFlag; cancel() from another thread stops the work (CancelledError).")
       .def("best_of", &PyEvaluator::best_of, py::arg("cards"),
            "best_of(self, cards)\n--\n\n"
            "The BestHand of 3, 4 or 5 cards: the three kept, the discards, strength and key.")
       .def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("hands"), py::kw_only(),
-           py::arg("threads") = py::none(),
-           "best_of_batch(self, hands, *, threads=None)\n--\n\n"
-           "Best-of keys (uint32) of a uint8 (N, 3), (N, 4) or (N, 5) array of hands.")
+           py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
+           "best_of_batch(self, hands, *, threads=None, cancel=None)\n--\n\n"
+           "Best-of keys (uint32) of a uint8 (N, 3), (N, 4) or (N, 5) array of hands.  cancel: a CancelFlag; "
+           "cancel() from another thread stops the work (CancelledError).")
       .def("partition", &PyEvaluator::partition, py::arg("cards"), py::arg("hands") = 4,
            py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
            py::arg("crash_value") = 0.0,
@@ -292,10 +305,12 @@ void register_evaluator(py::module_& m) {
       .def("partition_batch", &PyEvaluator::partition_batch, py::arg("cards"), py::arg("hands") = 4,
            py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
            py::arg("crash_value") = 0.0, py::kw_only(), py::arg("threads") = py::none(),
+           py::arg("cancel") = py::none(),
            "partition_batch(self, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
-           "crash_value=0.0, *, threads=None)\n--\n\n"
+           "crash_value=0.0, *, threads=None, cancel=None)\n--\n\n"
            "partition over a uint8 (N, cards) array: (hands uint8 (N, hands, 3), strengths uint16 (N, hands)); "
-           "unformed hands are 255 and strength 0.")
+           "unformed hands are 255 and strength 0.  cancel: a CancelFlag; cancel() from another thread stops "
+           "the work (CancelledError).")
       .def_property_readonly("classes", &PyEvaluator::classes, "Number of strength classes (strengths 1..classes).")
       .def_property_readonly("slots", &PyEvaluator::slots, "Number of three-card combinations of the pack.")
       .def_property_readonly("pack_size", &PyEvaluator::pack_size, "Cards in the pack: 52 plus the jokers.")

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "convert.hpp"  // Python.h first: structmember.h needs it
+#include "prial/cancel.hpp"
 #include "prial/odds.hpp"
 #include "prial/partition.hpp"
 #include "prial/showdown.hpp"
@@ -198,7 +199,7 @@ py::object decide(PyEvaluator& ev, const py::sequence& players, const std::optio
 }
 
 py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object& seer, const py::object& seen,
-                                         const py::object& threads) {
+                                         const py::object& threads, const CancelFlag* cancel) {
   const std::size_t width = hand_width(seer, "seer_cards");
   const py::array a = hand_array(seer, width, "seer_cards");
   const py::array b = hand_array(seen, width, "seen_cards");
@@ -217,9 +218,13 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
     // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
     // referenced by this frame and the C++ code touches no Python object.
     // (Four and five cards may build their key table first: always released.)
+    // Released, another Python thread (or an asyncio callback) can call
+    // cancel.cancel() meanwhile (the flag is held by the arguments): the
+    // batch stops within one chunk and raises CancelledError.
     std::optional<py::gil_scoped_release> release;
     if (rows >= kKeepGilBelowRows || width != 3) release.emplace();
-    bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads);
+    bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads,
+                                cancel);
   }
   if (bad != kNoBadRow) {
     ShowdownSide side;
@@ -231,7 +236,7 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
 
 // (win, tie, lose) counts over every deal (samples == 0) or `samples` seeded deals.
 py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py::handle& dead, int opponents,
-                        std::uint64_t samples, std::uint64_t seed) {
+                        std::uint64_t samples, std::uint64_t seed, const CancelFlag* cancel) {
   const std::vector<Card> cards = cards_from(hand);
   if (cards.size() < 3 || cards.size() > 5) {
     throw InvalidHand("hand: expected 3, 4 or 5 cards, got " + std::to_string(cards.size()));
@@ -244,10 +249,13 @@ py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py:
   OutcomeCounts counts;
   {
     // Safe without the GIL: only C++ vectors owned by this frame and the
-    // shared immutable tables are used.
+    // shared immutable tables are used.  Released, another Python thread
+    // (or an asyncio callback) can call cancel.cancel() meanwhile (the flag
+    // is held by the arguments): the deals stop within one chunk and
+    // CancelledError is raised.
     py::gil_scoped_release release;
-    counts = samples == 0 ? equity_exact(table, cards.data(), width, unseen, opponents)
-                          : equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed);
+    counts = samples == 0 ? equity_exact(table, cards.data(), width, unseen, opponents, cancel)
+                          : equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed, cancel);
   }
   return py::make_tuple(counts.win, counts.tie, counts.lose);
 }
@@ -295,18 +303,20 @@ void register_play(py::module_& m) {
         "(prial.Player or a prial.v1.Player message); seer, coverer: player ids or None; cards_per_hand "
         "0 for as many as the first hand.");
   m.def("showdown_batch", &showdown_batch, py::arg("evaluator"), py::arg("seer_cards"), py::arg("seen_cards"),
-        py::kw_only(), py::arg("threads") = py::none(),
-        "showdown_batch(evaluator, seer_cards, seen_cards, *, threads=None)\n--\n\n"
+        py::kw_only(), py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
+        "showdown_batch(evaluator, seer_cards, seen_cards, *, threads=None, cancel=None)\n--\n\n"
         "Many two-player sees: uint8 1 where the seer's hand beats the seen player's.  InvalidHandError "
-        "names the first bad row, its field the side whose hand is bad.");
+        "names the first bad row, its field the side whose hand is bad.  cancel: a CancelFlag; cancel() from "
+        "another thread stops the work (CancelledError).");
   m.def("category_counts", &category_counts_of, py::arg("evaluator"), py::arg("cards"),
         "category_counts(evaluator, cards)\n--\n\n"
         "Hands of `cards` (3, 4 or 5) cards in each category, by Category code.");
   m.def("equity_counts", &equity_counts, py::arg("evaluator"), py::arg("hand"), py::arg("dead"),
-        py::arg("opponents"), py::arg("samples"), py::arg("seed"),
-        "equity_counts(evaluator, hand, dead, opponents, samples, seed)\n--\n\n"
+        py::arg("opponents"), py::arg("samples"), py::arg("seed"), py::kw_only(), py::arg("cancel") = py::none(),
+        "equity_counts(evaluator, hand, dead, opponents, samples, seed, *, cancel=None)\n--\n\n"
         "(win, tie, lose) deal counts of `hand` against `opponents` hands: every deal (samples=0) or "
-        "`samples` deals from `seed`.");
+        "`samples` deals from `seed`.  cancel: a CancelFlag; cancel() from another thread stops the work "
+        "(CancelledError).");
   m.def("best_of_keys", &best_of_keys, py::arg("evaluator"), py::arg("cards"),
         "best_of_keys(evaluator, cards)\n--\n\n"
         "Every `cards`-card hand's best-of key (uint32), by colex slot.");

@@ -239,35 +239,58 @@ bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width,
   return key_range<5>(hands, 0, rows, out, table, pack);
 }
 
+namespace {
+
+// Rows between cancellation checks: ~7 ms on one core for five cards with
+// the scalar kernel (13 ns a row), ~3 ms with AVX2.
+constexpr std::size_t kKeyChunk = std::size_t{1} << 19;
+
+}  // namespace
+
 std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::size_t width,
-                                   BestKey* out, int threads) const {
+                                   BestKey* out, int threads, const CancelFlag* cancel) const {
+  throw_if_cancelled(cancel);
   const BestKey* table = keys(width);
   const auto pack = static_cast<unsigned>(pack_size());
   bool avx2 = false;
 #if defined(PRIAL_HAVE_X86_KERNELS)
   avx2 = width >= 4 && simd_level() >= SimdLevel::kAvx2;
 #endif
-  std::atomic<bool> any_bad{false};
-  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
+  // Keys of rows [begin, end); true when one of them is invalid.
+  auto key_rows = [&](std::size_t begin, std::size_t end) {
     const Card* h = hands + width * begin;
-    bool bad;
 #if defined(PRIAL_HAVE_X86_KERNELS)
     if (avx2) {
-      bad = (width == 4 ? best_of_four_rows_avx2 : best_of_five_rows_avx2)(h, end - begin, out + begin, table,
-                                                                           pack);
-    } else
-#endif
-    {
-      bad = best_of_rows_scalar(h, end - begin, width, out + begin, table, pack);
+      return (width == 4 ? best_of_four_rows_avx2 : best_of_five_rows_avx2)(h, end - begin, out + begin, table,
+                                                                            pack);
     }
-    if (bad) any_bad = true;
-  });
+#endif
+    return best_of_rows_scalar(h, end - begin, width, out + begin, table, pack);
+  };
   (void)avx2;
+  std::atomic<bool> any_bad{false};
+  parallel_chunks(rows, threads, kKeyChunk, cancel, [&](std::size_t begin, std::size_t end) {
+    if (key_rows(begin, end)) any_bad = true;
+  });
   if (!any_bad) return kNoBadRow;
-  for (std::size_t i = 0; i < rows; ++i) {
-    if (!hand_problem(hands + width * i, width, pack_size()).empty()) return i;
-  }
-  return kNoBadRow;  // unreachable: a flagged range holds a bad row
+  // The first bad row: blocks through the kernel again (their output is
+  // unspecified anyway), then row by row inside the first flagged block.
+  constexpr std::size_t kSearchBlock = 1024;
+  std::size_t bad = kNoBadRow;
+  for_each_chunk(std::size_t{0}, rows, kKeyChunk, cancel, [&](std::size_t from, std::size_t to) {
+    for (std::size_t begin = from; begin < to; begin += kSearchBlock) {
+      const std::size_t end = std::min(to, begin + kSearchBlock);
+      if (!key_rows(begin, end)) continue;
+      for (std::size_t i = begin; i < end; ++i) {
+        if (!hand_problem(hands + width * i, width, pack_size()).empty()) {
+          bad = i;
+          return true;
+        }
+      }
+    }
+    return false;
+  });
+  return bad;  // never kNoBadRow: a flagged range holds a bad row
 }
 
 std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules) {

@@ -267,10 +267,13 @@ bool row_valid(const TextColumn& c, std::size_t row) {
 
 }  // namespace
 
+// Rows between cancellation checks: ~4 ms on one core (about 30 ns a row).
+constexpr std::size_t kParseChunk = std::size_t{1} << 17;
+
 void parse_cards_column(const TextColumn& column, std::size_t width, int pack_size, Card* cards,
-                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where,
-                        int threads) noexcept {
-  parallel_for(column.rows, threads, [&](std::size_t begin, std::size_t end) {
+                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where, int threads,
+                        const CancelFlag* cancel) {
+  parallel_chunks(column.rows, threads, kParseChunk, cancel, [&](std::size_t begin, std::size_t end) {
     for (std::size_t r = begin; r < end; ++r) {
       Card* hand = cards + r * width;
       std::size_t n = 0;

@@ -19,27 +19,42 @@ std::uint32_t Evaluator::slot(const Card* cards, std::size_t count, const std::s
   return three_card_slot(s[0], s[1], s[2]);
 }
 
-std::size_t Evaluator::evaluate_batch(const Card* hands, std::size_t rows, Strength* out,
-                                      int threads) const noexcept {
+namespace {
+
+// Rows between cancellation checks: ~5 ms on one core with the scalar
+// kernel (4.6 ns a row), ~1 ms with AVX2.
+constexpr std::size_t kEvaluateChunk = std::size_t{1} << 20;
+
+}  // namespace
+
+std::size_t Evaluator::evaluate_batch(const Card* hands, std::size_t rows, Strength* out, int threads,
+                                      const CancelFlag* cancel) const {
   std::atomic<bool> any_bad{false};
   const KernelTables tables{table_->strengths(), static_cast<unsigned>(table_->pack_size()),
                             table_->by_rank_low(), table_->by_rank_high()};
   const ThreeCardKernel kernel = three_card_kernel();
-  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
+  parallel_chunks(rows, threads, kEvaluateChunk, cancel, [&](std::size_t begin, std::size_t end) {
     if (kernel(hands + 3 * begin, end - begin, out + begin, tables)) any_bad = true;
   });
   if (!any_bad) return kNoBadRow;
   // The first bad row: blocks through the kernel again (its output there is
   // unspecified anyway), then row by row inside the first flagged block.
   constexpr std::size_t kSearchBlock = 1024;
-  for (std::size_t begin = 0; begin < rows; begin += kSearchBlock) {
-    const std::size_t end = std::min(rows, begin + kSearchBlock);
-    if (!kernel(hands + 3 * begin, end - begin, out + begin, tables)) continue;
-    for (std::size_t i = begin; i < end; ++i) {
-      if (!hand_problem(hands + 3 * i, 3, table_->pack_size()).empty()) return i;
+  std::size_t bad = kNoBadRow;
+  for_each_chunk(std::size_t{0}, rows, kEvaluateChunk, cancel, [&](std::size_t from, std::size_t to) {
+    for (std::size_t begin = from; begin < to; begin += kSearchBlock) {
+      const std::size_t end = std::min(to, begin + kSearchBlock);
+      if (!kernel(hands + 3 * begin, end - begin, out + begin, tables)) continue;
+      for (std::size_t i = begin; i < end; ++i) {
+        if (!hand_problem(hands + 3 * i, 3, table_->pack_size()).empty()) {
+          bad = i;
+          return true;
+        }
+      }
     }
-  }
-  return kNoBadRow;  // unreachable: a flagged range holds a bad row
+    return false;
+  });
+  return bad;  // never kNoBadRow: a flagged range holds a bad row
 }
 
 std::string Evaluator::explain_row(const Card* hands, std::size_t row, std::size_t width) const {

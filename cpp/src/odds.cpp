@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "prial/parallel.hpp"
+
 namespace prial {
 namespace {
 
@@ -41,6 +43,13 @@ std::uint32_t sorted_key(const HandKey& key, const Card* hand) noexcept {
   std::sort(sorted, sorted + key.width());
   return key(sorted);
 }
+
+// Pairs of opponent hands compared between cancellation checks (exact
+// equity, two opponents): ~4 ms on one core (about 2 ns a pair).
+constexpr std::size_t kPairChunk = std::size_t{1} << 21;
+// Sampled deals between cancellation checks: ~3.5 ms on one core against
+// 16 three-card opponents (~840 ns a deal), less against fewer.
+constexpr std::uint64_t kSampleChunk = 1 << 12;
 
 void check_hand_size(int hand_size) {
   if (hand_size < 3 || hand_size > 5) {
@@ -101,15 +110,17 @@ double deal_count(int unseen, int hand_size, int opponents) noexcept {
 }
 
 OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_size,
-                           const std::vector<Card>& unseen, int opponents) {
+                           const std::vector<Card>& unseen, int opponents, const CancelFlag* cancel) {
   check_hand_size(hand_size);
   if (opponents < 1 || opponents > 2) {
     throw InvalidHand("exact equity enumerates 1 or 2 opponents, got " + std::to_string(opponents));
   }
+  throw_if_cancelled(cancel);  // before a key table is built
   const HandKey key(table, hand_size);
   const std::uint32_t mine = sorted_key(key, hand);
   const int n = static_cast<int>(unseen.size());
   OutcomeCounts counts;
+  throw_if_cancelled(cancel);
   if (opponents == 1) {
     for_each_combination(unseen.data(), n, hand_size, [&](const Card* other) { tally(counts, mine, key(other)); });
     return counts;
@@ -119,43 +130,52 @@ OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_
   for_each_combination(unseen.data(), n, hand_size, [&](const Card* other) {
     candidates.push_back({mask_of(other, hand_size), key(other)});
   });
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const Candidate a = candidates[i];
-    for (std::size_t j = i + 1; j < candidates.size(); ++j) {
-      if (a.mask & candidates[j].mask) continue;
-      tally(counts, mine, std::max(a.key, candidates[j].key));
+  // Chunks of first hands, each paired with every later one: at most
+  // kPairChunk pairs a chunk.
+  const std::size_t first_hands = std::max<std::size_t>(1, kPairChunk / std::max<std::size_t>(1, candidates.size()));
+  for_each_chunk(std::size_t{0}, candidates.size(), first_hands, cancel, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Candidate a = candidates[i];
+      for (std::size_t j = i + 1; j < candidates.size(); ++j) {
+        if (a.mask & candidates[j].mask) continue;
+        tally(counts, mine, std::max(a.key, candidates[j].key));
+      }
     }
-  }
+  });
   return counts;
 }
 
 OutcomeCounts equity_sampled(const BestOfTable& table, const Card* hand, int hand_size,
                              const std::vector<Card>& unseen, int opponents, std::uint64_t samples,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, const CancelFlag* cancel) {
   check_hand_size(hand_size);
   const int needed = hand_size * opponents;
   if (opponents < 1 || needed > static_cast<int>(unseen.size())) {
     throw InvalidHand(std::to_string(opponents) + " opponents need " + std::to_string(needed) +
                       " unseen cards, there are " + std::to_string(unseen.size()));
   }
+  throw_if_cancelled(cancel);  // before a key table is built
   const HandKey key(table, hand_size);
   const std::uint32_t mine = sorted_key(key, hand);
   std::vector<Card> deck = unseen;
   const auto n = static_cast<std::uint32_t>(deck.size());
   SplitMix64 rng{seed};
   OutcomeCounts counts;
-  for (std::uint64_t s = 0; s < samples; ++s) {
-    // A partial Fisher-Yates shuffle deals the first `needed` cards.
-    for (int i = 0; i < needed; ++i) {
-      const std::uint32_t j = static_cast<std::uint32_t>(i) + rng.below(n - static_cast<std::uint32_t>(i));
-      std::swap(deck[static_cast<std::size_t>(i)], deck[j]);
+  // One generator walked in order, so the chunks change no answer.
+  for_each_chunk(std::uint64_t{0}, samples, kSampleChunk, cancel, [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t s = begin; s < end; ++s) {
+      // A partial Fisher-Yates shuffle deals the first `needed` cards.
+      for (int i = 0; i < needed; ++i) {
+        const std::uint32_t j = static_cast<std::uint32_t>(i) + rng.below(n - static_cast<std::uint32_t>(i));
+        std::swap(deck[static_cast<std::size_t>(i)], deck[j]);
+      }
+      std::uint32_t best = 0;
+      for (int o = 0; o < opponents; ++o) {
+        best = std::max(best, sorted_key(key, deck.data() + hand_size * o));
+      }
+      tally(counts, mine, best);
     }
-    std::uint32_t best = 0;
-    for (int o = 0; o < opponents; ++o) {
-      best = std::max(best, sorted_key(key, deck.data() + hand_size * o));
-    }
-    tally(counts, mine, best);
-  }
+  });
   return counts;
 }
 

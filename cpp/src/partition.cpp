@@ -17,6 +17,12 @@ namespace {
 constexpr int kMaxTriples = 455;  // C(15, 3)
 // Deals below which another thread costs more than it saves.
 constexpr std::size_t kMinDealsPerThread = 64;
+// Deals between cancellation checks: ~1 ms on one core for 13 cards into 4
+// hands by expected points (32 us a deal), a few ms for the costliest
+// (15 cards into 5 hands with wild cards).
+constexpr std::size_t kSplitChunk = 32;
+// Deals validated between cancellation checks (~0.1 us a deal).
+constexpr std::size_t kValidateChunk = std::size_t{1} << 16;
 
 struct TriplePositions {
   std::uint16_t mask;
@@ -503,13 +509,21 @@ Split Partitioner::split(const Card* cards, std::size_t count, const std::string
 }
 
 std::size_t Partitioner::split_batch(const Card* deals, std::size_t rows, Card* hands_out,
-                                     Strength* strengths_out, int threads) const noexcept {
+                                     Strength* strengths_out, int threads, const CancelFlag* cancel) const {
   const auto n = static_cast<std::size_t>(options_.cards);
-  for (std::size_t r = 0; r < rows; ++r) {
-    if (!hand_problem(deals + n * r, n, table_->pack_size()).empty()) return r;
-  }
+  std::size_t bad = kNoBadRow;
+  for_each_chunk(std::size_t{0}, rows, kValidateChunk, cancel, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      if (!hand_problem(deals + n * r, n, table_->pack_size()).empty()) {
+        bad = r;
+        return true;
+      }
+    }
+    return false;
+  });
+  if (bad != kNoBadRow) return bad;
   const auto k = static_cast<std::size_t>(options_.hands);
-  parallel_for(rows, threads, [&](std::size_t begin, std::size_t end) {
+  parallel_chunks(rows, threads, kSplitChunk, cancel, [&](std::size_t begin, std::size_t end) {
     for (std::size_t r = begin; r < end; ++r) {
       const Split s = split_unchecked(deals + n * r);
       for (std::size_t h = 0; h < k; ++h) {

@@ -7,18 +7,25 @@
 // both fail.  No test framework: PyPI alone has to be enough to build.
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include "prial/cards.hpp"
 #include "prial/bestof.hpp"
+#include "prial/cancel.hpp"
+#include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
+#include "prial/odds.hpp"
+#include "prial/parallel.hpp"
 #include "prial/partition.hpp"
 #include "prial/rules.hpp"
 #include "prial/service/showdown_response.hpp"
@@ -387,6 +394,166 @@ void test_key_batch_hostile_bytes() {
   prial::set_simd_level(prial::simd_level_name(level));
 }
 
+// ---- cancellation (cancel.hpp) ---------------------------------------------
+
+// True if `call` threw Cancelled; false if it returned.
+bool cancelled_by(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const prial::Cancelled&) {
+    return true;
+  }
+  return false;
+}
+
+// `rows` valid hands of `width` cards from the standard pack, back to back.
+std::vector<prial::Card> valid_hands(std::size_t rows, std::size_t width, std::uint64_t seed) {
+  Random rng{seed};
+  std::vector<prial::Card> hands(rows * width);
+  for (std::size_t r = 0; r < rows; ++r) {
+    do {
+      for (std::size_t k = 0; k < width; ++k) hands[width * r + k] = static_cast<prial::Card>(rng.below(52));
+    } while (!hand_valid(&hands[width * r], width, 52));
+  }
+  return hands;
+}
+
+// A flag cancelled before the call stops every entry point before any work,
+// also with nothing to do.
+void test_cancel_before_the_call() {
+  prial::CancelFlag flag;
+  CHECK(!flag.cancelled());
+  flag.cancel();
+  CHECK(flag.cancelled());
+  const prial::RulesConfig rules;
+  const prial::Evaluator ev(rules);
+  const auto table = prial::best_of_table(rules);
+  const std::vector<prial::Card> hands = valid_hands(1000, 5, 7);
+  std::vector<prial::Strength> strengths(1000);
+  std::vector<prial::BestKey> keys(1000);
+  std::vector<std::uint8_t> wins(1000);
+  for (const std::size_t rows : {std::size_t{0}, std::size_t{300}}) {
+    CHECK(cancelled_by([&] { ev.evaluate_batch(hands.data(), rows, strengths.data(), 2, &flag); }));
+    CHECK(cancelled_by([&] { table->key_batch(hands.data(), rows, 5, keys.data(), 2, &flag); }));
+    CHECK(cancelled_by([&] {
+      prial::showdown_batch(ev, *table, hands.data(), hands.data() + 15, rows / 5, 3, wins.data(), 2, &flag);
+    }));
+  }
+  prial::PartitionOptions options;
+  const prial::Partitioner partitioner(prial::three_card_table(rules), options);
+  const std::vector<prial::Card> deals = valid_hands(4, 13, 8);
+  std::vector<prial::Card> split_hands(4 * 4 * 3);
+  std::vector<prial::Strength> split_strengths(4 * 4);
+  CHECK(cancelled_by([&] { partitioner.split_batch(deals.data(), 4, split_hands.data(), split_strengths.data(), 2, &flag); }));
+  const std::vector<prial::Card> unseen = prial::unseen_cards(52, hands.data(), 3, nullptr, 0);
+  CHECK(cancelled_by([&] { prial::equity_exact(*table, hands.data(), 3, unseen, 1, &flag); }));
+  CHECK(cancelled_by([&] { prial::equity_sampled(*table, hands.data(), 3, unseen, 4, 100, 1, &flag); }));
+  const std::string text = "3s 2h Ah";
+  const std::int32_t offsets[2] = {0, static_cast<std::int32_t>(text.size())};
+  prial::TextColumn column;
+  column.offsets = offsets;
+  column.data = text.data();
+  column.rows = 1;
+  prial::Card cards[3];
+  std::uint8_t counts[1], where[1];
+  prial::ParseStatus status[1];
+  CHECK(cancelled_by([&] { prial::parse_cards_column(column, 3, 52, cards, counts, status, where, 1, &flag); }));
+}
+
+// A flag never cancelled changes no answer, and a cancel after the work
+// finished is not an error.
+void test_uncancelled_flag_changes_nothing() {
+  const prial::RulesConfig rules;
+  const prial::Evaluator ev(rules);
+  const auto table = prial::best_of_table(rules);
+  const std::size_t rows = 3'000'000;  // several chunks a thread
+  std::vector<prial::Card> hands = valid_hands(rows, 3, 9);
+  prial::CancelFlag flag;
+  std::vector<prial::Strength> plain(rows), watched(rows);
+  CHECK(ev.evaluate_batch(hands.data(), rows, plain.data(), 2) == prial::kNoBadRow);
+  CHECK(ev.evaluate_batch(hands.data(), rows, watched.data(), 2, &flag) == prial::kNoBadRow);
+  CHECK(plain == watched);
+  // The first bad row is still found in a later chunk.
+  hands[3 * 2'500'001] = hands[3 * 2'500'001 + 2];
+  CHECK(ev.evaluate_batch(hands.data(), rows, watched.data(), 2, &flag) == 2'500'001);
+  const std::vector<prial::Card> fives = valid_hands(1'200'000, 5, 10);
+  std::vector<prial::BestKey> keys_plain(1'200'000), keys_watched(1'200'000);
+  CHECK(table->key_batch(fives.data(), 1'200'000, 5, keys_plain.data(), 2) == prial::kNoBadRow);
+  CHECK(table->key_batch(fives.data(), 1'200'000, 5, keys_watched.data(), 2, &flag) == prial::kNoBadRow);
+  CHECK(keys_plain == keys_watched);
+  std::vector<prial::Card> bad_fives = fives;
+  bad_fives[5 * 1'100'000 + 4] = 60;
+  CHECK(table->key_batch(bad_fives.data(), 1'200'000, 5, keys_watched.data(), 2, &flag) == 1'100'000);
+  const std::vector<prial::Card> unseen = prial::unseen_cards(52, hands.data(), 3, nullptr, 0);
+  const prial::OutcomeCounts a = prial::equity_sampled(*table, hands.data(), 3, unseen, 5, 50'000, 3);
+  const prial::OutcomeCounts b = prial::equity_sampled(*table, hands.data(), 3, unseen, 5, 50'000, 3, &flag);
+  CHECK(a.win == b.win && a.tie == b.tie && a.lose == b.lose);
+  const prial::OutcomeCounts c = prial::equity_exact(*table, hands.data(), 3, unseen, 2);
+  const prial::OutcomeCounts d = prial::equity_exact(*table, hands.data(), 3, unseen, 2, &flag);
+  CHECK(c.win == d.win && c.tie == d.tie && c.lose == d.lose && c.total() > 0);
+  CHECK(!flag.cancelled());
+}
+
+// The threaded driver: a cancel seen by one thread stops them all before
+// their next chunk; an exception from one chunk is rethrown after the join.
+void test_parallel_chunks_stop_every_thread() {
+  prial::CancelFlag flag;
+  std::atomic<std::size_t> chunks{0};
+  const bool stopped = cancelled_by([&] {
+    prial::parallel_chunks(4000, 4, 1, &flag, [&](std::size_t begin, std::size_t) {
+      ++chunks;
+      if (begin == 5) flag.cancel();
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }, 1);
+  });
+  CHECK(stopped);
+  CHECK(chunks < 100);  // each of the 4 threads stops within a chunk or two of the cancel
+  std::atomic<std::size_t> after_error{0};
+  bool rethrown = false;
+  try {
+    prial::parallel_chunks(4000, 4, 1, nullptr, [&](std::size_t begin, std::size_t) {
+      if (begin == 1005) throw std::runtime_error("chunk failed");
+      ++after_error;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }, 1);
+  } catch (const std::runtime_error& e) {
+    rethrown = std::string(e.what()) == "chunk failed";
+  }
+  CHECK(rethrown);
+  CHECK(after_error < 3000);
+  // Finished work returns normally even if the flag is set afterwards.
+  prial::CancelFlag late;
+  CHECK(!cancelled_by([&] { prial::parallel_chunks(10, 2, 3, &late, [](std::size_t, std::size_t) {}); }));
+}
+
+// A long threaded call stops soon after another thread cancels it.
+void test_threaded_batch_stops() {
+  const prial::RulesConfig rules;
+  prial::PartitionOptions options;
+  options.objective = prial::Objective::ExpectedPoints;
+  const prial::Partitioner partitioner(prial::three_card_table(rules), options);
+  const std::size_t rows = 200'000;  // several seconds of work
+  const std::vector<prial::Card> deals = valid_hands(rows, 13, 11);
+  std::vector<prial::Card> hands_out(rows * 4 * 3);
+  std::vector<prial::Strength> strengths_out(rows * 4);
+  prial::CancelFlag flag;
+  std::chrono::steady_clock::time_point cancelled_at;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancelled_at = std::chrono::steady_clock::now();
+    flag.cancel();
+  });
+  const bool stopped = cancelled_by([&] {
+    partitioner.split_batch(deals.data(), rows, hands_out.data(), strengths_out.data(), 4, &flag);
+  });
+  const auto returned_at = std::chrono::steady_clock::now();
+  canceller.join();
+  CHECK(stopped);
+  const double latency = std::chrono::duration<double>(returned_at - cancelled_at).count();
+  std::printf("threaded split_batch stopped %.1f ms after the cancel\n", latency * 1e3);
+  CHECK(latency < 2.0);  // ~ms; wide for the sanitizer build
+}
+
 }  // namespace
 
 int main() {
@@ -401,6 +568,10 @@ int main() {
   test_error_locations();
   test_showdown_response();
   test_quoted_ids();
+  test_cancel_before_the_call();
+  test_uncancelled_flag_changes_nothing();
+  test_parallel_chunks_stop_every_thread();
+  test_threaded_batch_stops();
   if (failures) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -11,9 +11,10 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from . import _core
+from ._core import CancelFlag
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
-from .errors import ConfigurationError, InvalidHandError, InvalidShowdownError
+from .errors import CancelledError, ConfigurationError, InvalidHandError, InvalidShowdownError
 from .evaluator import Evaluator
 from .play import (
     CASINO_BRAG_PAYTABLE,
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
 
 __version__: str = _core.__version__  # the package version, given to the build by pyproject.toml
 
-for _error in (InvalidHandError, InvalidShowdownError, ConfigurationError):
+for _error in (InvalidHandError, InvalidShowdownError, ConfigurationError, CancelledError):
     _error.__module__ = __name__
 
 _brag = Evaluator()
@@ -93,6 +94,8 @@ __all__ = [
     "PAYTABLES",
     "BestHand",
     "BetResult",
+    "CancelFlag",
+    "CancelledError",
     "CasinoResult",
     "Category",
     "CategoryOdds",

@@ -50,15 +50,23 @@ class RulesConfig:
 
 Cards = str | Sequence[int]
 
+# Passed as `cancel=` to the long calls; cancel() from another thread makes
+# the call raise prial.CancelledError.
+class CancelFlag:
+    def __init__(self) -> None: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
 class Evaluator:
     def __init__(self, config: RulesConfig) -> None: ...
     def evaluate(self, hand: Cards) -> HandValue: ...
     def evaluate_batch(
-        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
+        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None, cancel: CancelFlag | None = None
     ) -> npt.NDArray[np.uint16]: ...
     def best_of(self, cards: Cards) -> BestHand: ...
     def best_of_batch(
-        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None
+        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None, cancel: CancelFlag | None = None
     ) -> npt.NDArray[np.uint32]: ...
     # objective: an Objective or its name; min_category: None or a Category
     # (or its code 0..5; names are parsed by prial.Evaluator).
@@ -81,6 +89,7 @@ class Evaluator:
         crash_value: float = 0.0,
         *,
         threads: int | None = None,
+        cancel: CancelFlag | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
     @property
     def classes(self) -> int: ...
@@ -176,10 +185,18 @@ def showdown_batch(
     seen_cards: npt.NDArray[np.uint8],
     *,
     threads: int | None = None,
+    cancel: CancelFlag | None = None,
 ) -> npt.NDArray[np.uint8]: ...
 def category_counts(evaluator: Evaluator, cards: int) -> list[int]: ...
 def equity_counts(
-    evaluator: Evaluator, hand: Cards, dead: Cards, opponents: int, samples: int, seed: int
+    evaluator: Evaluator,
+    hand: Cards,
+    dead: Cards,
+    opponents: int,
+    samples: int,
+    seed: int,
+    *,
+    cancel: CancelFlag | None = None,
 ) -> tuple[int, int, int]: ...
 def best_of_keys(evaluator: Evaluator, cards: int) -> npt.NDArray[np.uint32]: ...
 def deal_count(unseen: int, hand_size: int, opponents: int) -> float: ...
@@ -197,6 +214,7 @@ def parse_text_column(
     width: int,
     pack_size: int,
     threads: int | None = None,
+    cancel: CancelFlag | None = None,
 ) -> tuple[
     npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]
 ]: ...

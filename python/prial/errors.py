@@ -5,6 +5,7 @@ that prial cannot take: cards, hands, rules, requests.
 ``InvalidShowdownError`` narrows it to well-formed cards in an impossible
 play situation.  ``ConfigurationError`` is for the operator's setup of a
 service or job (TLS files, token files), not for game input.
+``CancelledError`` ends native work stopped through its ``prial.CancelFlag``.
 """
 
 from __future__ import annotations
@@ -39,3 +40,7 @@ class ConfigurationError(Exception):
     """A setup that cannot work: a TLS or token file that is missing,
     unreadable or empty, options that must go together.  The message names
     the option and the file."""
+
+
+class CancelledError(Exception):
+    """The work was cancelled through its CancelFlag before it finished; nothing it computed is returned."""

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ._core import CancelFlag, Objective, register_result_types
 from ._core import Evaluator as NativeEvaluator
-from ._core import Objective, register_result_types
 from .categories import Category, parse_category
 from .results import BestHand, HandValue, Split
 from .rules import Rules
@@ -28,6 +28,9 @@ class Evaluator(NativeEvaluator):
     milliseconds) and shared by every Evaluator with the same rules.  The
     per-hand and batch methods (``evaluate``, ``evaluate_batch``,
     ``best_of``, ``best_of_batch``) are the native ones, called directly.
+    The batch methods take ``cancel``: pass a ``prial.CancelFlag`` and call
+    its ``.cancel()`` from another thread to stop the work (the call then
+    raises ``prial.CancelledError``).
 
     >>> ev = Evaluator(Rules(preset="teen_patti"))
     >>> str(ev.evaluate("3s 2h Ah"))
@@ -67,14 +70,18 @@ class Evaluator(NativeEvaluator):
 
     def partition_batch(self, cards: npt.NDArray[np.uint8], hands: int = 4, objective: str = "lexicographic",
                         min_category: Category | int | str | None = None, opponents: int = 3,
-                        crash_value: float = 0.0, *,
-                        threads: int | None = None) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
+                        crash_value: float = 0.0, *, threads: int | None = None,
+                        cancel: CancelFlag | None = None) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
         """``partition`` over a uint8 array of shape (N, cards), in C++ on
         ``threads`` threads (None: all cores): the hands, uint8
         (N, hands, 3) with 255 where a hand is not formed, and their
-        strengths, uint16 (N, hands)."""
+        strengths, uint16 (N, hands).
+
+        To stop the work, pass a ``prial.CancelFlag`` as ``cancel`` and call
+        its ``.cancel()`` from another thread: the call then raises
+        ``prial.CancelledError`` within milliseconds."""
         return super().partition_batch(cards, hands, objective, _floor(min_category), opponents, crash_value,
-                                       threads=threads)
+                                       threads=threads, cancel=cancel)
 
 
 def _floor(min_category: Category | int | str | None) -> Category | None:

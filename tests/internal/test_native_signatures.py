@@ -87,7 +87,7 @@ def test_bound_methods(name):
 
 def test_public_module_functions_of_prial():
     assert _names(inspect.signature(prial.evaluate)) == ["hand"]
-    assert _names(inspect.signature(prial.evaluate_batch)) == ["hands", "threads"]
+    assert _names(inspect.signature(prial.evaluate_batch)) == ["hands", "threads", "cancel"]
 
 
 def test_defaults_and_kinds():

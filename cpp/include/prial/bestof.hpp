@@ -46,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "prial/cancel.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
@@ -121,9 +122,11 @@ class BestOfTable {
   // Keys of `rows` hands of `width` (3, 4 or 5) cards stored back to back.
   // Every row is validated; returns the first invalid row (its output is
   // unspecified) or kNoBadRow.  Builds the table first if needed; never
-  // throws for bad cards (throws InvalidHand only for a bad width).
+  // throws for bad cards (throws InvalidHand only for a bad width, and
+  // Cancelled when `cancel` is set before it finishes: checked between
+  // chunks of rows, not during the table build).
   std::size_t key_batch(const Card* hands, std::size_t rows, std::size_t width, BestKey* out,
-                        int threads) const;
+                        int threads, const CancelFlag* cancel = nullptr) const;
 
  private:
   struct Lazy {

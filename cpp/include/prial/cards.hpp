@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "prial/cancel.hpp"
+
 namespace prial {
 
 using Card = std::uint8_t;
@@ -109,11 +111,13 @@ struct TextColumn {
 // cards[r * width ...] (positions past its count hold 0xFF), its number of
 // cards to counts[r], its status to status[r] and the 1-based number of the
 // offending card to where[r] (0 when fine).  Rows are also checked for a
-// repeated card and for jokers beyond `pack_size`.  Never throws; no
-// allocation per row; rows are split over `threads` (<= 0: all cores).
+// repeated card and for jokers beyond `pack_size`.  No allocation per row;
+// rows are split over `threads` (<= 0: all cores).  Throws only Cancelled,
+// when `cancel` is set before it finishes (checked between chunks of rows;
+// the outputs are then unspecified).
 void parse_cards_column(const TextColumn& column, std::size_t width, int pack_size, Card* cards,
-                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where,
-                        int threads) noexcept;
+                        std::uint8_t* counts, ParseStatus* status, std::uint8_t* where, int threads,
+                        const CancelFlag* cancel = nullptr);
 
 // The message parse_cards_column's checks give for one text hand ("" when
 // it is fine): "card 2 ('Zz'): unknown rank 'Z'", "duplicate card 7h ...".

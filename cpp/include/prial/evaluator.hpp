@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "prial/cancel.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
@@ -25,9 +26,11 @@ class Evaluator {
 
   // Strength of each of `rows` hands stored back to back (3 bytes a hand)
   // into `out`.  Every row is validated; returns the index of the first
-  // invalid row (its output is unspecified) or kNoBadRow.  Never throws.
-  std::size_t evaluate_batch(const Card* hands, std::size_t rows, Strength* out,
-                             int threads) const noexcept;
+  // invalid row (its output is unspecified) or kNoBadRow.  Throws only
+  // Cancelled, when `cancel` is set before it finishes (checked between
+  // chunks of rows; the output is then unspecified).
+  std::size_t evaluate_batch(const Card* hands, std::size_t rows, Strength* out, int threads,
+                             const CancelFlag* cancel = nullptr) const;
 
   // "row 17: duplicate card 7h at positions 0 and 2".
   std::string explain_row(const Card* hands, std::size_t row, std::size_t width) const;

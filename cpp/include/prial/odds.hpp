@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "prial/bestof.hpp"
+#include "prial/cancel.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
@@ -81,13 +82,19 @@ std::vector<Card> unseen_cards(int pack_size, const Card* hand, std::size_t hand
 double deal_count(int unseen, int hand_size, int opponents) noexcept;
 
 // Every deal of `opponents` (1 or 2) hands of `hand_size` (3..5) cards from
-// `unseen`, against `hand` (hand_size cards).
+// `unseen`, against `hand` (hand_size cards).  Throws Cancelled when
+// `cancel` is set before it finishes (checked before starting and, for two
+// opponents, between chunks of pairs of hands; one opponent is a single
+// pass of at most C(55, 5) keys).
 OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_size,
-                           const std::vector<Card>& unseen, int opponents);
+                           const std::vector<Card>& unseen, int opponents,
+                           const CancelFlag* cancel = nullptr);
 
-// `samples` random deals of `opponents` hands, seeded.
+// `samples` random deals of `opponents` hands, seeded.  Throws Cancelled
+// when `cancel` is set before it finishes (checked between chunks of deals;
+// the answer does not depend on the chunking).
 OutcomeCounts equity_sampled(const BestOfTable& table, const Card* hand, int hand_size,
                              const std::vector<Card>& unseen, int opponents, std::uint64_t samples,
-                             std::uint64_t seed);
+                             std::uint64_t seed, const CancelFlag* cancel = nullptr);
 
 }  // namespace prial

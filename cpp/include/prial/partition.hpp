@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "prial/cancel.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
@@ -108,9 +109,11 @@ class Partitioner {
   // Splits `rows` deals of options().cards cards stored back to back into
   // hands_out (rows * hands * 3, kNoCard for unformed hands) and
   // strengths_out (rows * hands, 0 for unformed).  Returns the first invalid
-  // row (no output written) or kNoBadRow.  Never throws.
-  std::size_t split_batch(const Card* deals, std::size_t rows, Card* hands_out,
-                          Strength* strengths_out, int threads) const noexcept;
+  // row (no output written) or kNoBadRow.  Throws only Cancelled, when
+  // `cancel` is set before it finishes (checked between chunks of deals;
+  // the output is then unspecified).
+  std::size_t split_batch(const Card* deals, std::size_t rows, Card* hands_out, Strength* strengths_out,
+                          int threads, const CancelFlag* cancel = nullptr) const;
 
   // P(a hand of `strength` at `position` beats every opponent); ExpectedPoints only.
   double win_probability(int position, Strength strength) const noexcept;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "prial/bestof.hpp"
+#include "prial/cancel.hpp"
 #include "prial/evaluator.hpp"  // kNoBadRow
 
 namespace prial {
@@ -97,10 +98,11 @@ std::string quoted(const std::string& text);
 // the three-card strength, then the discards).  Every row is validated
 // (both hands valid and no card in both); returns the first invalid row
 // (outputs unspecified) or kNoBadRow.  Throws InvalidHand only for a bad
-// width.  `ev` and `table` belong to the same ruleset.
+// width, and Cancelled when `cancel` is set before it finishes (checked
+// between chunks of rows).  `ev` and `table` belong to the same ruleset.
 std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const Card* seer,
                            const Card* seen, std::size_t rows, std::size_t width, std::uint8_t* out,
-                           int threads);
+                           int threads, const CancelFlag* cancel = nullptr);
 
 // Whose hand makes a row of a batch invalid: the seer's (a card in both
 // hands counts as the seer's) or the seen player's.

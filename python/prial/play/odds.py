@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .._core import best_of_keys, category_counts, deal_count, equity_counts
+from .._core import CancelFlag, best_of_keys, category_counts, deal_count, equity_counts
 from ..cards import CardsLike, cards_of
 from ..errors import InvalidHandError
 from ..evaluator import evaluator_for
@@ -47,6 +47,7 @@ def equity(
     *,
     samples: int | None = None,
     seed: int = 0,
+    cancel: CancelFlag | None = None,
 ) -> Equity:
     """Win/tie/lose probabilities of ``hand`` (3, 4 or 5 cards) against
     ``opponents`` random hands of as many cards dealt from the cards neither
@@ -59,6 +60,10 @@ def equity(
     (default 200,000) random deals from ``seed``, with the standard error.
     Win: better than every opponent; tie: no opponent better, one at least
     equal; lose: some opponent better.
+
+    To stop the work, pass a ``prial.CancelFlag`` as ``cancel`` and call its
+    ``.cancel()`` from another thread: the call then raises
+    ``prial.CancelledError`` within milliseconds.
     """
     ev = evaluator_for(rules)
     cards = cards_of(hand, "hand")
@@ -80,8 +85,8 @@ def equity(
             raise InvalidHandError(f"samples must be an integer >= 1, got {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidHandError(f"seed must be an integer >= 0, got {seed!r}")
-    win, tie, lose = equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples,
-                                         seed % 2**64)
+    win, tie, lose = equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples, seed % 2**64,
+                                   cancel=cancel)
     total = win + tie + lose
     p = [win / total, tie / total, lose / total]
     stderr = 0.0 if exact else max(math.sqrt(x * (1 - x) / total) for x in p)

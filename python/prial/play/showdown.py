@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .._core import decide_showdown
+from .._core import CancelFlag, decide_showdown
 from .._core import showdown_batch as native_showdown_batch
 from ..cards import CardsLike
 from ..errors import InvalidShowdownError
@@ -127,6 +127,7 @@ def showdown_batch(
     *,
     rules: Rules | None = None,
     threads: int | None = None,
+    cancel: CancelFlag | None = None,
 ) -> npt.NDArray[np.uint8]:
     """Many two-player sees at once: row i is 1 where the seer's hand beats
     the seen player's, 0 where the seen player wins (the seer loses ties).
@@ -135,5 +136,9 @@ def showdown_batch(
     card indices); four and five cards compare by best-of keys, the discard
     tie-break included.  A card in both hands of a row is invalid.  Runs in C++ with the GIL released
     on ``threads`` threads (``None``: all cores).
+
+    To stop the work, pass a ``prial.CancelFlag`` as ``cancel`` and call its
+    ``.cancel()`` from another thread: the call then raises
+    ``prial.CancelledError`` within milliseconds.
     """
-    return native_showdown_batch(evaluator_for(rules), seer_cards, seen_cards, threads=threads)
+    return native_showdown_batch(evaluator_for(rules), seer_cards, seen_cards, threads=threads, cancel=cancel)

@@ -36,6 +36,7 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from .._core import CancelFlag
 from ..errors import InvalidHandError
 from .lifecycle import log
 from .registration import REQUEST_TYPES, SERVICE
@@ -53,12 +54,14 @@ class ResourceExhausted(Exception):
 
 @dataclass
 class Call:
-    """What the shared wrapper records about one call; handlers set ``hands``."""
+    """What the shared wrapper records about one call; handlers set
+    ``hands`` and give ``cancel`` to long native work."""
 
     method: str
     start: float
     hands: int = 0
     code: grpc.StatusCode = grpc.StatusCode.OK
+    cancel: CancelFlag | None = None
 
 
 class Admission:
@@ -209,6 +212,11 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
             try:
                 if not offloaded and len(data) <= INLINE_BYTES:
                     return handler(self, decode(request_type, data, where), call, *index)
+                # The pool's thread goes on while this coroutine waits; if the
+                # call is cancelled meanwhile (by its client, its deadline or
+                # the server's shutdown), the flag stops the native work.
+                call.cancel = call.cancel or CancelFlag()
+
                 def work() -> Any:
                     return handler(self, decode(request_type, data, where), call, *index)
 
@@ -221,6 +229,8 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
                 self.runtime.admission.end_call(method)
             if cancelled:
                 call.code = grpc.StatusCode.CANCELLED
+                if call.cancel is not None:
+                    call.cancel.cancel()
             self.runtime.observer.finish(call)
 
         if SERVICE.methods_by_name[method].server_streaming:

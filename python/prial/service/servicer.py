@@ -59,7 +59,7 @@ class PrialService(pb_grpc.PrialServicer):
     def __init__(self, options: ServeOptions, observer: Observer) -> None:
         self.max_batch = options.max_batch
         self.max_stream_batches = options.max_stream_batches
-        self.max_samples = 10 * options.max_batch  # Monte Carlo deals per Equity call
+        self.max_samples = 10 * options.max_batch  # opponent hands dealt per Monte Carlo Equity call
         self.threads = options.threads_per_call
         self.runtime = Runtime(
             pool=futures.ThreadPoolExecutor(max_workers=options.worker_threads(), thread_name_prefix="prial-work"),
@@ -133,7 +133,8 @@ class PrialService(pb_grpc.PrialServicer):
                                    field="seen_cards")
         call.hands = 2 * len(seer)
         # A bad row's error names the side its hand is on (seer_cards or seen_cards).
-        wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads)
+        wins = showdown_batch(seer, seen, rules=rules_from_proto(request.rules), threads=self.threads,
+                              cancel=call.cancel)
         return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
 
     @rpc(default_field="players")
@@ -171,16 +172,20 @@ class PrialService(pb_grpc.PrialServicer):
     @rpc(default_field="hand")
     def Equity(self, request: pb.EquityRequest, call: Call) -> pb.EquityResponse:
         samples = request.samples if request.HasField("samples") else None
-        if samples is not None and samples > self.max_samples:
-            raise ResourceExhausted(f"{samples} samples; this server takes at most {self.max_samples}")
+        opponents = request.opponents or 1
+        # The work is one opponent's hand per sample: bounded before it starts.
+        if samples is not None and samples * opponents > self.max_samples:
+            raise ResourceExhausted(f"{samples} samples x {opponents} opponents = {samples * opponents} opponent "
+                                    f"hands to deal; this server deals at most {self.max_samples} per call")
         call.hands = 1
         result = equity(
             cards_from_proto(request.hand),
-            opponents=request.opponents or 1,
+            opponents=opponents,
             dead=cards_from_proto(request.dead),
             rules=rules_from_proto(request.rules),
             samples=samples,
             seed=request.seed,
+            cancel=call.cancel,
         )
         return result_to_proto(result, pb.EquityResponse)
 
@@ -202,9 +207,9 @@ class PrialService(pb_grpc.PrialServicer):
         field = "hands" if request.hands else "cards"
         try:
             if width == 3:
-                strengths = ev.evaluate_batch(hands, threads=self.threads)
+                strengths = ev.evaluate_batch(hands, threads=self.threads, cancel=call.cancel)
             else:
-                keys = ev.best_of_batch(hands, threads=self.threads)
+                keys = ev.best_of_batch(hands, threads=self.threads, cancel=call.cancel)
                 strengths = (keys >> 8).astype(np.uint16)  # key layout: strength in bits 8..23
                 response.keys = keys.astype("<u4", copy=False).tobytes()
         except InvalidHandError as exc:

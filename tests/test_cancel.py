@@ -1,0 +1,189 @@
+"""Cancelling long native calls through a prial.CancelFlag: another thread
+calls flag.cancel() and the call raises prial.CancelledError within
+milliseconds; a flag cancelled before the call stops it at once; a flag
+never cancelled changes no answer."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import prial
+
+# Cancel latency bound: ~ms in a release build; wide for the sanitizer run.
+LATENCY_LIMIT = 2.0
+CANCEL_AFTER = 0.05
+# A looping call that is never stopped fails the test after this long.
+LOOP_LIMIT = 60.0
+
+
+@pytest.fixture(scope="module")
+def threes() -> np.ndarray:
+    return prial.random_hands(4_000_000, 3, seed=1)
+
+
+@pytest.fixture(scope="module")
+def fives() -> np.ndarray:
+    return prial.random_hands(2_000_000, 5, seed=2)
+
+
+@pytest.fixture(scope="module")
+def sees() -> tuple[np.ndarray, np.ndarray]:
+    deals = prial.random_hands(1_000_000, 10, seed=3)
+    return np.ascontiguousarray(deals[:, :5]), np.ascontiguousarray(deals[:, 5:])
+
+
+@pytest.fixture(scope="module")
+def deals() -> np.ndarray:
+    return prial.random_hands(200_000, 13, seed=4)
+
+
+def cancel_latency(call, name: str) -> float:
+    """Runs call(flag) while another thread cancels the flag after ~50 ms;
+    checks it raised CancelledError and returns (and prints) the seconds
+    from cancel() to the exception."""
+    flag = prial.CancelFlag()
+    cancelled_at: list[float] = []
+
+    def cancel() -> None:
+        time.sleep(CANCEL_AFTER)
+        cancelled_at.append(time.perf_counter())
+        flag.cancel()
+
+    canceller = threading.Thread(target=cancel)
+    canceller.start()
+    try:
+        with pytest.raises(prial.CancelledError):
+            call(flag)
+        raised_at = time.perf_counter()
+    finally:
+        canceller.join()
+    assert flag.cancelled
+    latency = raised_at - cancelled_at[0]
+    print(f"{name}: CancelledError {latency * 1e3:.1f} ms after cancel()")
+    assert latency < LATENCY_LIMIT
+    return latency
+
+
+def looping(call):
+    """call(flag) again and again, as a server working through a stream
+    would, until it raises (or LOOP_LIMIT passes: a failure)."""
+
+    def run(flag: prial.CancelFlag) -> None:
+        start = time.perf_counter()
+        while time.perf_counter() - start < LOOP_LIMIT:
+            call(flag)
+        pytest.fail(f"not cancelled within {LOOP_LIMIT} s")
+
+    return run
+
+
+def test_the_public_names():
+    assert "CancelFlag" in prial.__all__ and "CancelledError" in prial.__all__
+    assert prial.CancelledError.__module__ == "prial"
+    assert issubclass(prial.CancelledError, Exception)
+    assert not issubclass(prial.CancelledError, prial.InvalidHandError)
+    flag = prial.CancelFlag()
+    assert not flag.cancelled
+    flag.cancel()
+    flag.cancel()  # again: no error, still cancelled
+    assert flag.cancelled
+    with pytest.raises(AttributeError):
+        flag.cancelled = False  # read-only
+
+
+# ---- stopped while running --------------------------------------------------
+
+
+def test_equity_is_stopped():
+    prial.equity("As Ks Qs", 16, samples=1000)  # tables built outside the timing
+    cancel_latency(lambda flag: prial.equity("As Ks Qs", 16, samples=10_000_000, cancel=flag), "equity")
+
+
+def test_partition_batch_is_stopped(deals):
+    # The opponent model is built on first use, outside the timing.
+    prial.partition_batch(deals[:10], objective="expected_points")
+    cancel_latency(lambda flag: prial.partition_batch(deals, objective="expected_points", cancel=flag),
+                   "partition_batch")
+
+
+def test_evaluate_batch_is_stopped(threes):
+    cancel_latency(looping(lambda flag: prial.evaluate_batch(threes, cancel=flag)), "evaluate_batch")
+
+
+def test_best_of_batch_is_stopped(fives):
+    prial.best_of_batch(fives[:10])
+    cancel_latency(looping(lambda flag: prial.best_of_batch(fives, cancel=flag)), "best_of_batch")
+
+
+def test_showdown_batch_is_stopped(sees):
+    seer, seen = sees
+    prial.showdown_batch(seer[:10], seen[:10])
+    cancel_latency(looping(lambda flag: prial.showdown_batch(seer, seen, cancel=flag)), "showdown_batch")
+
+
+def test_evaluator_methods_are_stopped(fives):
+    ev = prial.Evaluator(prial.Rules(preset="teen_patti"))
+    ev.best_of_batch(fives[:10])
+    cancel_latency(looping(lambda flag: ev.best_of_batch(fives, threads=1, cancel=flag)),
+                   "Evaluator.best_of_batch, 1 thread")
+
+
+# ---- cancelled before the call ----------------------------------------------
+
+
+def test_a_cancelled_flag_stops_every_call_at_once(threes, fives, sees, deals):
+    flag = prial.CancelFlag()
+    flag.cancel()
+    seer, seen = sees
+    calls = {
+        "evaluate_batch": lambda: prial.evaluate_batch(threes, cancel=flag),
+        "evaluate_batch, small": lambda: prial.evaluate_batch(threes[:5], cancel=flag),
+        "best_of_batch": lambda: prial.best_of_batch(fives, cancel=flag),
+        "showdown_batch": lambda: prial.showdown_batch(seer, seen, cancel=flag),
+        "showdown_batch, empty": lambda: prial.showdown_batch(seer[:0], seen[:0], cancel=flag),
+        "partition_batch": lambda: prial.partition_batch(deals, objective="expected_points", cancel=flag),
+        "partition_batch, new options": lambda: prial.partition_batch(deals, objective="expected_points",
+                                                                      opponents=2, cancel=flag),
+        "equity, sampled": lambda: prial.equity("As Ks Qs", 16, samples=10_000_000, cancel=flag),
+        "equity, exact": lambda: prial.equity("As Ks Qs", 2, cancel=flag),
+    }
+    for name, call in calls.items():
+        start = time.perf_counter()
+        with pytest.raises(prial.CancelledError):
+            call()
+        assert time.perf_counter() - start < 0.5, name
+
+
+# ---- a flag never cancelled ---------------------------------------------------
+
+
+def test_an_uncancelled_flag_changes_no_result(threes, fives, sees, deals):
+    flag = prial.CancelFlag()
+    seer, seen = sees
+    np.testing.assert_array_equal(prial.evaluate_batch(threes, cancel=flag), prial.evaluate_batch(threes))
+    np.testing.assert_array_equal(prial.best_of_batch(fives, cancel=flag), prial.best_of_batch(fives))
+    np.testing.assert_array_equal(prial.showdown_batch(seer, seen, cancel=flag), prial.showdown_batch(seer, seen))
+    for got, want in zip(prial.partition_batch(deals[:2000], objective="expected_points", cancel=flag),
+                         prial.partition_batch(deals[:2000], objective="expected_points")):
+        np.testing.assert_array_equal(got, want)
+    assert prial.equity("As Ks Qs", 5, samples=50_000, seed=7, cancel=flag) == prial.equity(
+        "As Ks Qs", 5, samples=50_000, seed=7)
+    assert prial.equity("7h 7d 2c", 2, cancel=flag) == prial.equity("7h 7d 2c", 2)
+    assert not flag.cancelled
+
+
+def test_errors_in_the_input_are_still_reported_with_a_flag(threes):
+    bad = threes[:100_000].copy()
+    bad[70_000] = (5, 5, 6)
+    with pytest.raises(prial.InvalidHandError) as raised:
+        prial.evaluate_batch(bad, cancel=prial.CancelFlag())
+    assert raised.value.row == 70_000
+
+
+def test_cancel_must_be_a_flag(threes):
+    with pytest.raises(TypeError):
+        prial.evaluate_batch(threes[:5], cancel=True)
