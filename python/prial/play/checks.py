@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._core import MAX_JOKERS
 from ..errors import InvalidShowdownError
 
 MAX_CHIPS = 2**64 - 1  # what the native core and the gRPC messages (uint64) hold
 MAX_NET = 2**63 - 1  # chips won or lost in one result (int64 in the gRPC messages)
-MAX_PACK = 55  # 52 cards and three jokers
+MAX_PACK = 52 + MAX_JOKERS  # the largest pack: every joker in
 
 
-def seats(count: int, cards_each: int, what: str = "players") -> None:
+def seats(count: int, cards_each: int) -> None:
     """No more players than one pack can deal ``cards_each`` cards to."""
     most = MAX_PACK // cards_each
     if count > most:
-        raise InvalidShowdownError(f"{count} {what}: one pack deals at most {most} hands of {cards_each} cards",
+        raise InvalidShowdownError(f"{count} players: one pack deals at most {most} hands of {cards_each} cards",
                                    field="players")
 
 

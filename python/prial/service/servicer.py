@@ -1,14 +1,15 @@
 """The servicer of ``prial.v1.Prial`` (docs/rules.md names the rules, the
 proto the messages): one thin method per RPC.
 
-Adding an RPC: write one method on ``PrialService`` taking the request (or
-request iterator), the context and a ``Call`` record (set ``call.hands``),
-returning the response (or yielding responses), and decorate it with
-``@rpc``.  Error mapping, metrics and the per-call log line live in
-``prial.service.calls`` alone: handlers raise ``InvalidHandError`` (->
-INVALID_ARGUMENT with a google.rpc.BadRequest naming field and hand index)
-or ``ResourceExhausted`` (-> RESOURCE_EXHAUSTED) and never touch status codes
-themselves.
+Adding an RPC: write one plain method on ``PrialService`` taking the decoded
+request and a ``Call`` record (set ``call.hands``; pass ``call.cancel`` to
+long native work) and returning the response; a streaming method's handler
+also takes the batch's index and answers that one request.  Decorate it with
+``@rpc``.  Waiting, admission, decoding, where the work runs, error
+mapping, metrics and the per-call log line live in ``prial.service.calls``
+alone: handlers raise ``InvalidHandError`` (-> INVALID_ARGUMENT with a
+google.rpc.BadRequest naming field and hand index) or ``ResourceExhausted``
+(-> RESOURCE_EXHAUSTED) and never touch status codes themselves.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..errors import InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.checks import seats
-from ..play.crash import CrashPlayer, crash_showdown
+from ..play.crash import MAX_CARDS, CrashPlayer, crash_showdown
 from ..play.odds import equity, odds
 from ..play.showdown import showdown_batch
 from ..rules import Rules
@@ -139,7 +140,7 @@ class PrialService(pb_grpc.PrialServicer):
 
     @rpc(default_field="players")
     def CrashShowdown(self, request: pb.CrashShowdownRequest, call: Call) -> pb.CrashShowdownResponse:
-        seats(len(request.players), 13)
+        seats(len(request.players), MAX_CARDS)
         players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
                                p.declare_six_pairs) for p in request.players]
         call.hands = sum(len(p.hands) for p in players)
