@@ -275,11 +275,44 @@ def test_more_players_than_a_pack_deals_are_invalid(channel, request_, method, m
     assert field == "players" and f"at most {most} hands" in description
 
 
-def test_hand_text_is_bounded(channel):
+@pytest.mark.parametrize("long_text", ["A" * 65, "♥" * 65, "A" * 100_000])
+def test_hand_text_is_bounded(channel, long_text):
     with pytest.raises(grpc.RpcError) as info:
-        pb_grpc.PrialStub(channel).Evaluate(pb.EvaluateRequest(hands=["3s 2h Ah", "A" * 65]), timeout=10)
+        pb_grpc.PrialStub(channel).Evaluate(pb.EvaluateRequest(hands=["3s 2h Ah", long_text]), timeout=10)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert bad_request(info.value)[0][0] == "hands[1]"
+    [(field, description)] = bad_request(info.value)
+    assert field == "hands[1]" and "at most 64 characters" in description
+
+
+@pytest.mark.parametrize("method", ["Evaluate", "EvaluateStream"])
+def test_a_huge_count_of_text_hands_is_refused_undecoded_while_health_answers(server, channel, method):
+    """62 MB of empty text hands: decoding them would hold the GIL for
+    seconds; they are counted undecoded and refused."""
+    import threading
+    import time
+
+    request = b"\x22\x00" * 31_000_000
+    outcome: list[object] = []
+
+    def huge_call() -> None:
+        try:
+            if method == "Evaluate":
+                channel.unary_unary(f"/prial.v1.Prial/{method}")(request, timeout=30)
+            else:
+                list(channel.stream_stream(f"/prial.v1.Prial/{method}")(iter([request]), timeout=30))
+        except grpc.RpcError as exc:
+            outcome.append(exc)
+
+    caller = threading.Thread(target=huge_call)
+    caller.start()
+    slowest = 0.0
+    while caller.is_alive():
+        slowest = max(slowest, timed_health(server.target))
+    caller.join()
+    [error] = outcome
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, error
+    assert "31000000 hands in one batch" in error.details()
+    assert slowest < 1.0  # decoded with the GIL held, health waited 2.2 s
 
 
 # ---- shutdown ----

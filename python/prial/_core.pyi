@@ -177,6 +177,7 @@ def encode_showdown_response(
     pot: int,
     old_pot: int,
 ) -> bytes: ...  # a serialized prial.v1.ShowdownResponse
+def field_census(data: bytes, field: int, max_length: int) -> tuple[int, int, int, bool]: ...
 
 # ---- sees in bulk and odds ----
 def showdown_batch(

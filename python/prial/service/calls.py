@@ -185,7 +185,7 @@ async def _next_message(requests: AsyncIterator[bytes], idle_seconds: float, wha
         raise IdleTimeout(f"no {what} within {idle_seconds:g} s") from None
 
 
-def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Wraps one handler of the servicer.
 
     A unary handler is ``handler(self, request, call) -> response``; the
@@ -194,6 +194,10 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     functions that raise ``InvalidHandError`` (INVALID_ARGUMENT, with a
     BadRequest naming the field: the error's own, else ``default_field``)
     or ``ResourceExhausted``; this wrapper runs them and answers.
+
+    ``vet(self, data, *index)``, if given, looks at the request's bytes
+    before they are decoded (decoding holds the GIL, and a huge repeated
+    field takes seconds) and raises the same errors as the handler would.
     """
 
     def wrap(handler: Callable[..., Any]) -> Callable[..., Any]:
@@ -208,18 +212,20 @@ def rpc(default_field: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
             if limit is not None and len(data) > limit:
                 raise ResourceExhausted(f"a {method} request of {len(data)} bytes; this server takes at most "
                                         f"{limit} for {method}")
+
+            def work() -> Any:
+                if vet is not None:
+                    vet(self, data, *index)
+                return handler(self, decode(request_type, data, where), call, *index)
+
             runtime.admission.take_bytes(len(data))
             try:
                 if not offloaded and len(data) <= INLINE_BYTES:
-                    return handler(self, decode(request_type, data, where), call, *index)
+                    return work()
                 # The pool's thread goes on while this coroutine waits; if the
                 # call is cancelled meanwhile (by its client, its deadline or
                 # the server's shutdown), the flag stops the native work.
                 call.cancel = call.cancel or CancelFlag()
-
-                def work() -> Any:
-                    return handler(self, decode(request_type, data, where), call, *index)
-
                 return await asyncio.get_running_loop().run_in_executor(runtime.pool, work)
             finally:
                 runtime.admission.give_bytes(len(data))

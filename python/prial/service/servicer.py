@@ -14,12 +14,14 @@ google.rpc.BadRequest naming field and hand index) or ``ResourceExhausted``
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from concurrent import futures
 from typing import Any
 
 import numpy as np
 
-from .._core import encode_showdown_response, parse_cards
+from .._core import encode_showdown_response, field_census, parse_cards
 from ..errors import InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
@@ -49,6 +51,12 @@ from .options import ServeOptions
 DESCRIBE_LIMIT = 100_000
 # Five cards in the widest text form ("10♥ " is 6 bytes) fit easily.
 MAX_HAND_TEXT = 64
+# Before decoding, text is measured in bytes: a character is at most 4 of
+# UTF-8, so only text over the limit in characters is refused there.
+MAX_HAND_TEXT_BYTES = 4 * MAX_HAND_TEXT
+HANDS_FIELD = pb.EvaluateRequest.DESCRIPTOR.fields_by_name["hands"].number
+PLAYERS_FIELD = {message.DESCRIPTOR.name: message.DESCRIPTOR.fields_by_name["players"].number
+                 for message in (pb.ShowdownRequest, pb.CrashShowdownRequest)}
 # The calls about one table or one hand: their requests are small, and a
 # big one is refused before it is read (batches are bounded by the
 # server's message size).
@@ -75,23 +83,27 @@ class PrialService(pb_grpc.PrialServicer):
         """Lets the pool's threads go once their work is done."""
         self.runtime.pool.shutdown(wait=False, cancel_futures=True)
 
-    @rpc(default_field="cards")
+    def _vet_hands(self, data: bytes, *index: int) -> None:
+        """An EvaluateRequest's text hands, counted and measured undecoded."""
+        count, row, length, _ = field_census(data, HANDS_FIELD, MAX_HAND_TEXT_BYTES)
+        with _in_batch(*index, field="hands"):
+            self._check_size(count)
+            if row >= 0:
+                raise InvalidHandError(f"hand {row}: {length} bytes of text; the text of a hand is at most "
+                                       f"{MAX_HAND_TEXT} characters", row=row, field="hands")
+
+    @rpc(default_field="cards", vet=_vet_hands)
     def Evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
         return self._evaluate(request, call)
 
-    @rpc(default_field="cards")
+    @rpc(default_field="cards", vet=_vet_hands)
     def EvaluateStream(self, request: pb.EvaluateRequest, call: Call, index: int) -> pb.EvaluateResponse:
         """Batch ``index`` of a stream: answered in order, one at a time."""
         if index == self.max_stream_batches:  # bounded like a batch
             raise ResourceExhausted(f"more than {self.max_stream_batches} batches in one stream; "
                                     f"this server takes at most {self.max_stream_batches}")
-        try:
+        with _in_batch(index, field="hands" if request.hands else "cards"):
             response = self._evaluate(request, call)
-        except InvalidHandError as exc:
-            exc.field = f"batch[{index}].{exc.field or ('hands' if request.hands else 'cards')}"
-            raise
-        except ResourceExhausted as exc:
-            raise ResourceExhausted(f"batch {index}: {exc}") from None
         response.batch_index = index
         return response
 
@@ -109,7 +121,11 @@ class PrialService(pb_grpc.PrialServicer):
         )
         return result_to_proto(split, pb.PartitionResponse)
 
-    @rpc(default_field="players")
+    def _vet_players(self, data: bytes, cards_each: int, message: str) -> None:
+        """No more players than one pack deals, counted undecoded."""
+        seats(field_census(data, PLAYERS_FIELD[message], len(data))[0], cards_each)
+
+    @rpc(default_field="players", vet=lambda self, data: self._vet_players(data, 3, "ShowdownRequest"))
     def Showdown(self, request: pb.ShowdownRequest, call: Call) -> bytes:
         # The hot small call: the request's players go to the native core as
         # they are, and it decides and encodes the ShowdownResponse
@@ -138,7 +154,7 @@ class PrialService(pb_grpc.PrialServicer):
                               cancel=call.cancel)
         return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
 
-    @rpc(default_field="players")
+    @rpc(default_field="players", vet=lambda self, data: self._vet_players(data, MAX_CARDS, "CrashShowdownRequest"))
     def CrashShowdown(self, request: pb.CrashShowdownRequest, call: Call) -> pb.CrashShowdownResponse:
         seats(len(request.players), MAX_CARDS)
         players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
@@ -250,7 +266,7 @@ class PrialService(pb_grpc.PrialServicer):
         for row, text in enumerate(request.hands):
             if len(text) > MAX_HAND_TEXT:
                 raise InvalidHandError(f"hand {row}: {len(text)} characters; the text of a hand is at most "
-                                       f"{MAX_HAND_TEXT}", row=row, field="hands")
+                                       f"{MAX_HAND_TEXT} characters", row=row, field="hands")
             try:
                 parsed.append(parse_cards(text))
             except InvalidHandError as exc:
@@ -262,6 +278,21 @@ class PrialService(pb_grpc.PrialServicer):
             if len(cards) != width:
                 raise InvalidHandError(f"hand {row}: {len(cards)} cards, expected {width}", row=row, field="hands")
         return np.array(parsed, dtype=np.uint8).reshape(-1, width)
+
+
+@contextlib.contextmanager
+def _in_batch(*index: int, field: str) -> Iterator[None]:
+    """Errors of batch ``index`` of a stream name it (nothing for a unary call)."""
+    if not index:
+        yield
+        return
+    try:
+        yield
+    except InvalidHandError as exc:
+        exc.field = f"batch[{index[0]}].{exc.field or field}"
+        raise
+    except ResourceExhausted as exc:
+        raise ResourceExhausted(f"batch {index[0]}: {exc}") from None
 
 
 def _describe(ev: Evaluator, hands: np.ndarray) -> list[str]:
