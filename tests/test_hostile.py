@@ -289,7 +289,6 @@ def test_a_huge_count_of_text_hands_is_refused_undecoded_while_health_answers(se
     """62 MB of empty text hands: decoding them would hold the GIL for
     seconds; they are counted undecoded and refused."""
     import threading
-    import time
 
     request = b"\x22\x00" * 31_000_000
     outcome: list[object] = []

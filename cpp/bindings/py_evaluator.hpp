@@ -23,8 +23,7 @@ namespace prial::bindings {
 
 class PyEvaluator {
  public:
-  explicit PyEvaluator(const RulesConfig& rules)
-      : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {}
+  explicit PyEvaluator(const RulesConfig& rules);
 
   py::object evaluate(const py::handle& hand);
   // The batches take `cancel`: a CancelFlag (or nullptr) that stops the
@@ -44,6 +43,8 @@ class PyEvaluator {
   int pack_size() const { return ev_.table().pack_size(); }
   // Read-only uint8 array: the Category code of every strength (made once).
   py::array categories();
+  // The same codes for C++ (index 0 unused).
+  const std::vector<std::uint8_t>& category_codes() const noexcept { return category_codes_; }
   // The registered Category members, strongest first.
   py::list category_order() const;
 
@@ -68,6 +69,7 @@ class PyEvaluator {
   Evaluator ev_;
   std::shared_ptr<const BestOfTable> best_of_;
   std::vector<py::object> descriptions_;
+  std::vector<std::uint8_t> category_codes_;
   py::object categories_;
   std::map<std::tuple<int, int, int, int, int, double>, std::unique_ptr<Partitioner>> partitioners_;
 };

@@ -69,6 +69,11 @@ std::uint64_t bits_of(double value) {
 
 }  // namespace
 
+PyEvaluator::PyEvaluator(const RulesConfig& rules)
+    : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {
+  for (const Category c : categories_by_strength(ev_.table())) category_codes_.push_back(static_cast<std::uint8_t>(c));
+}
+
 py::object PyEvaluator::evaluate(const py::handle& hand) {
   Card fixed[3];
   std::vector<Card> parsed;
@@ -193,10 +198,8 @@ py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object
 
 py::array PyEvaluator::categories() {
   if (!categories_) {
-    const std::vector<Category> by_strength = categories_by_strength(ev_.table());
-    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(by_strength.size()));
-    std::uint8_t* dst = out.mutable_data();
-    for (std::size_t s = 0; s < by_strength.size(); ++s) dst[s] = static_cast<std::uint8_t>(by_strength[s]);
+    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(category_codes_.size()));
+    std::copy(category_codes_.begin(), category_codes_.end(), out.mutable_data());
     out.attr("setflags")(py::arg("write") = false);  // shared by every caller: read-only
     categories_ = std::move(out);
   }

@@ -177,6 +177,14 @@ def encode_showdown_response(
     pot: int,
     old_pot: int,
 ) -> bytes: ...  # a serialized prial.v1.ShowdownResponse
+def encode_evaluate_response(
+    evaluator: Evaluator,
+    hands: npt.NDArray[np.uint8],
+    *,
+    batch_index: int = 0,
+    threads: int | None = None,
+    cancel: CancelFlag | None = None,
+) -> bytes: ...  # a serialized prial.v1.EvaluateResponse
 def field_census(data: bytes, field: int, max_length: int) -> tuple[int, int, int, bool]: ...
 
 # ---- sees in bulk and odds ----

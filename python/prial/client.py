@@ -21,6 +21,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
+from . import _wire
 from .cards import CardsLike
 from .categories import Category, parse_category
 from .errors import InvalidHandError, InvalidShowdownError
@@ -162,6 +163,9 @@ class Client:
         else:
             self._channel = grpc.insecure_channel(target, options=channel_options)
         self._stub = pb_grpc.PrialStub(self._channel)
+        # The batch calls send and take bytes, written and read by _wire.
+        self._evaluate = self._channel.unary_unary(_METHOD.format("Evaluate"))
+        self._evaluate_stream = self._channel.stream_stream(_METHOD.format("EvaluateStream"))
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._timeout = timeout
         self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
@@ -192,17 +196,15 @@ class Client:
                  describe: bool = False, timeout: float | None = None) -> Evaluation:
         """Ranks a batch: a uint8 array (N, 3|4|5) of card indices, or text
         hands.  Returns numpy arrays (see ``Evaluation``)."""
-        response = self._call(self._stub.Evaluate, evaluate_request(hands, rules, describe), timeout)
-        return evaluation_from(response)
+        return evaluation_from(self._call(self._evaluate, evaluate_request_bytes(hands, rules, describe), timeout))
 
     def evaluate_stream(self, batches: Iterable[np.ndarray | Sequence[str]], *, rules: Rules | None = None,
                         describe: bool = False, timeout: float | None = None) -> Iterator[Evaluation]:
         """Ranks batches over one stream; yields one Evaluation per batch, in
         order, while later batches are still being sent."""
-        requests = (evaluate_request(batch, rules, describe) for batch in batches)
+        requests = (evaluate_request_bytes(batch, rules, describe) for batch in batches)
         try:
-            for response in self._stub.EvaluateStream(requests, timeout=self._deadline(timeout),
-                                                      metadata=self._metadata):
+            for response in self._evaluate_stream(requests, timeout=self._deadline(timeout), metadata=self._metadata):
                 yield evaluation_from(response)
         except grpc.RpcError as error:
             raise PrialRpcError.from_rpc_error(error) from None
@@ -294,13 +296,17 @@ class Client:
         grpc.channel_ready_future(self._channel).result(timeout=timeout)
 
 
-def _hand_bytes(hands: np.ndarray, widths: tuple[int, ...], field: str) -> bytes:
+def _hand_array(hands: np.ndarray, widths: tuple[int, ...], field: str) -> np.ndarray:
     if not isinstance(hands, np.ndarray) or hands.dtype != np.uint8 or hands.ndim != 2 or hands.shape[1] not in widths:
         shape = getattr(hands, "shape", None)
         raise InvalidHandError(
             f"{field} must be a numpy uint8 array of shape (N, {'|'.join(map(str, widths))}), "
             f"got {getattr(hands, 'dtype', type(hands).__name__)} {shape}", field=field)
-    return np.ascontiguousarray(hands).tobytes()
+    return np.ascontiguousarray(hands)
+
+
+def _hand_bytes(hands: np.ndarray, widths: tuple[int, ...], field: str) -> bytes:
+    return _hand_array(hands, widths, field).tobytes()
 
 
 def _number(table: dict[int, str | None], option: str, field: str) -> int:
@@ -322,7 +328,14 @@ def _chips(value: int, field: str) -> int:
     return value
 
 
+_METHOD = "/" + pb.DESCRIPTOR.services_by_name["Prial"].full_name + "/{}"
+_CARDS = pb.EvaluateRequest.DESCRIPTOR.fields_by_name["cards"].number
+_RESULT_FIELDS = {name: pb.EvaluateResponse.DESCRIPTOR.fields_by_name[name].number
+                  for name in ("strengths", "keys", "categories", "descriptions", "batch_index")}
+
+
 def evaluate_request(hands: np.ndarray | Sequence[str], rules: Rules | None, describe: bool) -> pb.EvaluateRequest:
+    """The EvaluateRequest of a batch (an array of card indices or text hands)."""
     request = pb.EvaluateRequest(rules=rules_to_proto(rules), describe=describe)
     if isinstance(hands, np.ndarray):
         request.cards = _hand_bytes(hands, (3, 4, 5), "hands")
@@ -334,11 +347,36 @@ def evaluate_request(hands: np.ndarray | Sequence[str], rules: Rules | None, des
     return request
 
 
-def evaluation_from(response: pb.EvaluateResponse) -> Evaluation:
+def evaluate_request_bytes(hands: np.ndarray | Sequence[str], rules: Rules | None, describe: bool) -> bytes:
+    """``evaluate_request(...)`` serialized; an array's bytes are copied once."""
+    if not isinstance(hands, np.ndarray):
+        return evaluate_request(hands, rules, describe).SerializeToString()
+    cards = _hand_array(hands, (3, 4, 5), "hands")
+    head = pb.EvaluateRequest(rules=rules_to_proto(rules), describe=describe, hand_size=cards.shape[1])
+    return _wire.with_bytes_field(head.SerializeToString(), _CARDS, cards)
+
+
+def evaluation_from(data: bytes) -> Evaluation:
+    """The Evaluation in a serialized EvaluateResponse: its arrays are
+    read-only views of ``data`` (descriptions, when asked for, are decoded)."""
+    fields = _wire.top_level_fields(data)
+    if _RESULT_FIELDS["descriptions"] in fields:
+        response = pb.EvaluateResponse.FromString(data)
+        descriptions = list(response.descriptions)
+    else:
+        descriptions = None
+
+    def array(name: str, dtype: str) -> np.ndarray:
+        entry = fields.get(_RESULT_FIELDS[name])
+        offset, length = entry if isinstance(entry, tuple) else (0, 0)
+        return np.frombuffer(data, dtype=dtype, count=length // np.dtype(dtype).itemsize, offset=offset)
+
+    keys = array("keys", "<u4")
+    batch_index = fields.get(_RESULT_FIELDS["batch_index"], 0)
     return Evaluation(
-        strengths=np.frombuffer(response.strengths, dtype="<u2").astype(np.uint16, copy=False),
-        keys=np.frombuffer(response.keys, dtype="<u4").astype(np.uint32, copy=False) if response.keys else None,
-        categories=np.frombuffer(response.categories, dtype=np.uint8),
-        descriptions=list(response.descriptions) if response.descriptions else None,
-        batch_index=response.batch_index,
+        strengths=array("strengths", "<u2").astype(np.uint16, copy=False),
+        keys=keys.astype(np.uint32, copy=False) if keys.size else None,
+        categories=array("categories", "u1"),
+        descriptions=descriptions,
+        batch_index=batch_index if isinstance(batch_index, int) else 0,
     )

@@ -26,7 +26,7 @@ HANDLER_KINDS = {
 
 # Methods whose handler returns the response already serialized (by the
 # native core): the runtime sends the bytes as they are.
-PRESERIALIZED = frozenset({"Showdown"})
+PRESERIALIZED = frozenset({"Evaluate", "EvaluateStream", "Showdown"})
 
 
 # Each method's request message type.

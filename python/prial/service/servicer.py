@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import encode_showdown_response, field_census, parse_cards
+from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
 from ..errors import InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
@@ -93,19 +93,17 @@ class PrialService(pb_grpc.PrialServicer):
                                        f"{MAX_HAND_TEXT} characters", row=row, field="hands")
 
     @rpc(default_field="cards", vet=_vet_hands)
-    def Evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
+    def Evaluate(self, request: pb.EvaluateRequest, call: Call) -> bytes:
         return self._evaluate(request, call)
 
     @rpc(default_field="cards", vet=_vet_hands)
-    def EvaluateStream(self, request: pb.EvaluateRequest, call: Call, index: int) -> pb.EvaluateResponse:
+    def EvaluateStream(self, request: pb.EvaluateRequest, call: Call, index: int) -> bytes:
         """Batch ``index`` of a stream: answered in order, one at a time."""
         if index == self.max_stream_batches:  # bounded like a batch
             raise ResourceExhausted(f"more than {self.max_stream_batches} batches in one stream; "
                                     f"this server takes at most {self.max_stream_batches}")
         with _in_batch(index, field="hands" if request.hands else "cards"):
-            response = self._evaluate(request, call)
-        response.batch_index = index
-        return response
+            return self._evaluate(request, call, index)
 
     @rpc(default_field="cards")
     def Partition(self, request: pb.PartitionRequest, call: Call) -> pb.PartitionResponse:
@@ -213,33 +211,24 @@ class PrialService(pb_grpc.PrialServicer):
         case) costs no conversion."""
         return evaluator_for(rules_from_proto(request.rules)) if request.HasField("rules") else self._default
 
-    def _evaluate(self, request: pb.EvaluateRequest, call: Call) -> pb.EvaluateResponse:
+    def _evaluate(self, request: pb.EvaluateRequest, call: Call, batch_index: int = 0) -> bytes:
+        """The serialized EvaluateResponse (the native core writes it)."""
         ev = self._evaluator(request)
         if request.cards and request.hands:
             raise InvalidHandError("give either cards or hands, not both", field="hands")
         hands = self._hands_from_text(request) if request.hands else self._hands_from_bytes(request)
+        if request.describe and len(hands) > DESCRIBE_LIMIT:
+            raise ResourceExhausted(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
         call.hands += len(hands)
-        width = hands.shape[1]
-        response = pb.EvaluateResponse(count=len(hands))
-        field = "hands" if request.hands else "cards"
         try:
-            if width == 3:
-                strengths = ev.evaluate_batch(hands, threads=self.threads, cancel=call.cancel)
-            else:
-                keys = ev.best_of_batch(hands, threads=self.threads, cancel=call.cancel)
-                strengths = (keys >> 8).astype(np.uint16)  # key layout: strength in bits 8..23
-                response.keys = keys.astype("<u4", copy=False).tobytes()
+            response = encode_evaluate_response(ev, hands, batch_index=batch_index, threads=self.threads,
+                                                cancel=call.cancel)
         except InvalidHandError as exc:
-            exc.field = exc.field or field
+            exc.field = exc.field or ("hands" if request.hands else "cards")
             raise
-        response.strengths = strengths.astype("<u2", copy=False).tobytes()
-        # Every strength indexes the table (it spans the ruleset's classes);
-        # "clip" only skips numpy's bounds checks.
-        response.categories = np.take(ev.categories, strengths, mode="clip").tobytes()
         if request.describe:
-            if len(hands) > DESCRIBE_LIMIT:
-                raise ResourceExhausted(f"descriptions for {len(hands)} hands; at most {DESCRIBE_LIMIT} per batch")
-            response.descriptions.extend(_describe(ev, hands))
+            # Serialized messages concatenate: this appends the descriptions.
+            response += pb.EvaluateResponse(descriptions=_describe(ev, hands)).SerializeToString()
         return response
 
     def _check_size(self, rows: int) -> None:
