@@ -314,6 +314,93 @@ def test_a_huge_count_of_text_hands_is_refused_undecoded_while_health_answers(se
     assert slowest < 1.0  # decoded with the GIL held, health waited 2.2 s
 
 
+# ---- the budget of bytes in flight ----
+
+def status_kib(pid: int, key: str) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(f"{key}:"))
+
+
+def concurrent_codes(target: str, request: bytes, callers: int, rounds: int) -> list[grpc.StatusCode]:
+    import threading
+
+    codes: list[grpc.StatusCode] = []
+
+    def caller() -> None:
+        with grpc.insecure_channel(target, options=[("grpc.max_send_message_length", 64 << 20)]) as ch:
+            call = ch.unary_unary("/prial.v1.Prial/Evaluate")
+            for _ in range(rounds):
+                try:
+                    call(request, timeout=120)
+                    codes.append(grpc.StatusCode.OK)
+                except grpc.RpcError as exc:
+                    codes.append(exc.code())
+
+    threads = [threading.Thread(target=caller) for _ in range(callers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return codes
+
+
+BUDGET_MIB = 150
+OVERHEAD_MIB = 64  # docs/service.md, "Limits"
+
+
+def test_memory_stays_under_the_budget_plus_the_stated_overhead():
+    """Text hands take twenty times their request's size to answer: three
+    callers of 500,000 each would need 300 MiB at once; the budget lets one
+    in at a time and refuses the others."""
+    import prial
+
+    text = [prial.format_cards(h) for h in prial.random_hands(500_000, 3, seed=11)]
+    request = pb.EvaluateRequest(hands=text).SerializeToString()
+    with ServerProcess("--max-bytes-in-flight-mb", str(BUDGET_MIB), "--workers", "3") as running:
+        with grpc.insecure_channel(running.target) as ch:  # warm: tables, threads, one small call
+            pb_grpc.PrialStub(ch).Evaluate(pb.EvaluateRequest(hands=text[:1000]), timeout=30)
+        idle = status_kib(running.proc.pid, "VmRSS")
+        codes = concurrent_codes(running.target, request, callers=3, rounds=2)
+        peak = status_kib(running.proc.pid, "VmHWM")
+    assert set(codes) <= {grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED}, codes
+    assert grpc.StatusCode.OK in codes and grpc.StatusCode.RESOURCE_EXHAUSTED in codes, codes
+    assert (peak - idle) / 1024 < BUDGET_MIB + OVERHEAD_MIB
+
+
+def test_cancelled_calls_give_their_memory_back():
+    """A budget with room for one 1M-hand batch at a time: after calls
+    cancelled at every stage of their work, it is whole again."""
+    import prial
+
+    request = pb.EvaluateRequest(cards=prial.random_hands(1_000_000, 3, seed=3).tobytes()).SerializeToString()
+    with ServerProcess("--max-bytes-in-flight-mb", "40") as running:
+        with grpc.insecure_channel(running.target) as ch:
+            call = ch.unary_unary("/prial.v1.Prial/Evaluate")
+            expired = 0
+            for i in range(30):
+                try:
+                    call(request, timeout=0.001 * (i % 10 + 1))
+                except grpc.RpcError as exc:
+                    # RESOURCE_EXHAUSTED: the work of an expired call is still
+                    # ending and holds the budget
+                    assert exc.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED,
+                                          grpc.StatusCode.RESOURCE_EXHAUSTED)
+                    expired += exc.code() != grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert expired >= 10
+            # the work of the last ones may still be ending: the budget is
+            # whole again once it has
+            for _ in range(50):
+                try:
+                    assert pb.EvaluateResponse.FromString(call(request, timeout=30)).count == 1_000_000
+                    break
+                except grpc.RpcError as exc:
+                    assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                    import time
+                    time.sleep(0.1)
+            else:
+                pytest.fail("the budget never came back")
+
+
 # ---- shutdown ----
 
 def test_sigterm_after_malformed_streams_exits_on_time():

@@ -2,14 +2,12 @@
 # The core under AddressSanitizer + UndefinedBehaviorSanitizer.
 #
 #   tools/sanitize.sh            # both steps below
-#   tools/sanitize.sh ctest      # C++ unit tests (cpp/tests/) built with -DPRIAL_SANITIZE=ON
+#   tools/sanitize.sh ctest      # the C++ unit tests (cpp/tests/), sanitized
 #   tools/sanitize.sh pytest [PYTEST ARGS]
-#                                # the extension built with PRIAL_SANITIZE=ON into
-#                                # build/sanitize/site (not the environment's prial),
-#                                # then the pytest suite against it
+#                                # the pytest suite against the extension built so
 #
 # Run from an environment where the package's test extra is installed (the
-# README's test command); cmake and ninja come from PyPI if missing.  Any
+# README's test command); the build's own tools come from PyPI.  Any
 # sanitizer report fails the run: UBSan halts on the first error, ASan
 # always does.  Leak checking is off: CPython keeps memory alive at exit.
 set -euo pipefail
@@ -22,24 +20,24 @@ step="${1:-all}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
 
-need_build_tools() {
-  command -v cmake >/dev/null && command -v ninja >/dev/null || python -m pip install -q cmake ninja
+# One sanitized build serves both steps: the extension, installed into
+# build/sanitize/site (not the environment's prial), and the C++ unit tests
+# beside it in the same CMake build directory.
+build="$work/build"
+site="$work/site"
+
+build_sanitized() {
+  rm -rf "$site"
+  python -m pip install -q --no-deps --target "$site" \
+         -Ccmake.define.PRIAL_SANITIZE=ON -Ccmake.define.PRIAL_BUILD_TESTS=ON \
+         -Ccmake.build-type=RelWithDebInfo -Cbuild-dir="$build" "$root"
 }
 
 run_ctest() {
-  need_build_tools
-  cmake -S "$root" -B "$work/ctest" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DPRIAL_SANITIZE=ON -DPRIAL_BUILD_TESTS=ON >/dev/null
-  cmake --build "$work/ctest"
-  ctest --test-dir "$work/ctest" --output-on-failure
+  "$build/prial_core_tests"
 }
 
 run_pytest() {
-  local site="$work/site"
-  rm -rf "$site"
-  python -m pip install -q --no-deps --target "$site" \
-         -Ccmake.define.PRIAL_SANITIZE=ON -Ccmake.build-type=RelWithDebInfo \
-         -Cbuild-dir="$work/wheel/{wheel_tag}" "$root"
   # CPython is not built with ASan, so its runtime must be loaded first;
   # libstdc++ too, or ASan cannot find the real __cxa_throw and aborts on
   # the first C++ exception.  Child processes (prial serve, the CLI tests)
@@ -55,8 +53,8 @@ run_pytest() {
 }
 
 case "$step" in
-  ctest) run_ctest ;;
-  pytest) run_pytest "$@" ;;
-  all) run_ctest && run_pytest "$@" ;;
+  ctest) build_sanitized && run_ctest ;;
+  pytest) build_sanitized && run_pytest "$@" ;;
+  all) build_sanitized && run_ctest && run_pytest "$@" ;;
   *) echo "usage: tools/sanitize.sh [ctest|pytest|all] [pytest args]" >&2; exit 2 ;;
 esac

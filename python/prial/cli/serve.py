@@ -71,8 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "end); more -> RESOURCE_EXHAUSTED; health checks are never refused "
                             "(default 8 x workers, at least 64)")
     serve.add_argument("--max-bytes-in-flight-mb", type=int, default=256,
-                       help="request bytes being decoded or answered at once per process, MiB; a request past "
-                            "it -> RESOURCE_EXHAUSTED (default 256)")
+                       help="memory for the work in flight per process, MiB (a request counts ten times its "
+                            "size; see docs/service.md); a request past it -> RESOURCE_EXHAUSTED (default 256)")
     serve.add_argument("--idle-timeout", type=float, default=30.0,
                        help="seconds a call may wait for its (next) request message; then DEADLINE_EXCEEDED "
                             "(default 30)")

@@ -22,7 +22,7 @@ class ServeOptions:
     max_stream_batches: int = 1 << 20  # batches per EvaluateStream call (up to 2**40 hands)
     max_message_bytes: int = 64 * MiB  # both directions, both sides
     max_concurrent_rpcs: int | None = None  # calls in flight per method and process; None: 8 x workers, at least 64
-    max_bytes_in_flight: int = 256 * MiB  # request bytes being decoded or answered at once, per process
+    max_bytes_in_flight: int = 256 * MiB  # memory for the work in flight per process (prial.service.calls)
     idle_timeout_s: float = 30.0  # a call's next request message must come within this
     max_streams_per_connection: int = 100  # HTTP/2 streams a client may hold open on one connection
     tls_cert: str | None = None
