@@ -305,8 +305,10 @@ def test_strict_stops_at_the_first_bad_row(tmp_path, capsys):
 
 
 def test_cli_rejects_a_zero_chunk(tmp_path, capsys):
-    assert main(["score", str(tmp_path / "x.csv"), "--chunk-rows", "0"]) == 2
-    assert "chunk_rows must be a positive integer" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["score", str(tmp_path / "x.csv"), "--chunk-rows", "0"])
+    assert info.value.code == 2
+    assert "argument --chunk-rows: must be at least 1, got 0" in capsys.readouterr().err
 
 
 def test_cli_summary_and_files(tmp_path, capsys):

@@ -3,13 +3,21 @@
 Each module has a ``register(sub)`` adding its subcommands; a subcommand is
 a function ``cmd_<name>(args) -> int``.  The ruleset options are defined
 once, in ``common``.
+
+Every failure ends in one line ``prial: error: ...`` on stderr, never a
+traceback (``--debug`` shows one): exit 2 for bad input given on the
+command line (argparse's own errors, card text, option values), 1 for what
+fails at run time (files, ports, the network, a server's answer), 130 on
+Ctrl-C; output cut short by a closed pipe ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .. import __version__
 from ..errors import ConfigurationError, InvalidHandError
@@ -17,27 +25,82 @@ from . import bench, call, hands, play, score, serve
 
 COMMAND_GROUPS = (hands, play, bench, score, serve, call)
 
+# The extra that brings a module some command imports only when asked.
+EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask"}
+
+DEBUG_HELP = "show the Python traceback of an unexpected error"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its mistakes said in one line (not the usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"prial: error: {message} (see: {self.prog} --help)\n")
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="prial",
         description="Fast, exact evaluation of Brag and its relatives (rules: docs/rules.md).",
     )
     parser.add_argument("--version", action="version", version=f"prial {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
     for group in COMMAND_GROUPS:
         group.register(sub)
+    for command in sub.choices.values():
+        # After the command too; SUPPRESS keeps a --debug given before it.
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        code = run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
+    except BrokenPipeError:
+        # The reader went away (prial odds | head): stop quietly, and keep
+        # the interpreter's last flush from failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as if killed by SIGPIPE, what shell tools do
+
+
+def run(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed, for a command to repeat
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        raise
+    except KeyboardInterrupt:
+        print("prial: interrupted", file=sys.stderr)
+        return 130
     except (InvalidHandError, ConfigurationError) as exc:
-        print(f"prial: error: {exc}", file=sys.stderr)
-        return 2
+        return error(str(exc), 2)
+    except Exception as exc:  # noqa: BLE001 - one line, not a traceback
+        if args.debug:
+            raise
+        return error(runtime_message(exc), 1)
+
+
+def error(message: str, code: int) -> int:
+    print(f"prial: error: {message}", file=sys.stderr)
+    return code
+
+
+def runtime_message(exc: Exception) -> str:
+    """What went wrong at run time, in one line."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        top = exc.name.split(".")[0]
+        if top in EXTRAS:
+            return f"this needs {top}, which is not installed: pip install \"prial[{EXTRAS[top]}]\""
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    if isinstance(exc, OSError):
+        return str(exc)
+    return (f"unexpected {type(exc).__name__}: {exc} (a bug in prial; run again with --debug for the "
+            f"traceback and report it)")
 
 
 if __name__ == "__main__":

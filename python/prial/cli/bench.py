@@ -24,7 +24,7 @@ from .. import _core
 from ..cards import format_cards, random_hands
 from ..evaluator import Evaluator
 from ..play.odds import equity
-from .common import add_rules_options, print_table, rules_from_args
+from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args
 
 
 @dataclass
@@ -258,12 +258,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     bench = sub.add_parser("bench", help="measure evaluator throughput", description="Measure throughput against a numpy baseline in one run; medians of --repeat runs.")
-    bench.add_argument("--hands", type=int, default=10_000_000, help="batch size (default 10,000,000)")
-    bench.add_argument("--scalar-hands", type=int, default=200_000, help="hands for the scalar Python loops")
-    bench.add_argument("--deals", type=int, default=10_000, help="13-card deals for the partition figures (default 10,000)")
-    bench.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is reported")
-    bench.add_argument("--threads", type=int, default=None, help="threads for the all-threads figure (default: all cores)")
-    bench.add_argument("--seed", type=int, default=2026)
+    bench.add_argument("--hands", type=NON_NEGATIVE, default=10_000_000, help="batch size (default 10,000,000)")
+    bench.add_argument("--scalar-hands", type=NON_NEGATIVE, default=200_000, help="hands for the scalar Python loops")
+    bench.add_argument("--deals", type=POSITIVE, default=10_000, help="13-card deals for the partition figures (default 10,000)")
+    bench.add_argument("--repeat", type=POSITIVE, default=5, help="runs per figure; the median is reported")
+    bench.add_argument("--threads", type=POSITIVE, default=None, help="threads for the all-threads figure (default: all cores)")
+    bench.add_argument("--seed", type=SEED, default=2026)
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(bench)
     bench.set_defaults(func=cmd_bench)

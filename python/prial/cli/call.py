@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..categories import Category
-from .common import add_rules_options, print_table, rules_from_args
+from .common import add_rules_options, print_table, rules_from_args, seconds
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "call", help="call a running prial server",
         description="Call a prial server (prial serve) from the command line.")
     call.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
-    call.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
+    call.add_argument("--timeout", type=seconds(above=True), default=10.0, help="deadline in seconds (default 10)")
     call.add_argument("--tls", action="store_true", help="use TLS with the system roots")
     call.add_argument("--tls-ca", help="PEM CA bundle to verify the server (implies TLS)")
     call.add_argument("--token-file", help="file whose first line is the bearer token")

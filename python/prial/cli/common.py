@@ -3,11 +3,60 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_PRESETS, WILD_TIES, Rules
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"from {low:,} to {high:,}"
+    return f"at least {low:,}" if low is not None else f"at most {high:,}"
+
+
+def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (inclusive;
+    None: unbounded), so that ``--port 70000`` is refused, not wrapped."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {_range_text(low, high)}, got {value:,}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its own messages
+    return parse
+
+
+def seconds(low: float = 0.0, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds, at least ``low`` (more
+    than ``low`` with ``above``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        if not math.isfinite(value) or value < low or (above and value == low):
+            bound = f"more than {low:g}" if above else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(f"must be a finite number of seconds, {bound}; got {text}")
+        return value
+
+    parse.__name__ = "number of seconds"
+    return parse
+
+
+PORT = whole(0, 65535)
+POSITIVE = whole(1)
+NON_NEGATIVE = whole(0)
+SEED = whole(0, 2**64 - 1)
+CHIPS = whole(0, 2**64 - 1)
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:

@@ -5,15 +5,31 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..cards import format_cards
+from ..errors import InvalidHandError
 from ..evaluator import OBJECTIVES, Evaluator
-from .common import add_rules_options, print_table, rules_from_args
+from .common import POSITIVE, add_rules_options, print_table, rules_from_args, whole
+
+T = TypeVar("T")
+
+
+def each_hand(hands: list[str], value: Callable[[str], T]) -> list[tuple[str, T]]:
+    """``value`` of every hand given; a bad one's error names it (several may be given)."""
+    out = []
+    for number, hand in enumerate(hands, 1):
+        try:
+            out.append((hand, value(hand)))
+        except InvalidHandError as exc:
+            raise InvalidHandError(f"hand {number} ({hand!r}): {exc}") from None
+    return out
 
 
 def cmd_rank(args: argparse.Namespace) -> int:
     ev = Evaluator(rules_from_args(args))
-    values = [(hand, ev.evaluate(hand)) for hand in args.hands]
+    values = each_hand(args.hands, ev.evaluate)
     if args.json:
         print(json.dumps([
             {"hand": hand, "cards": v.cards, "strength": v.strength,
@@ -30,7 +46,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 def cmd_best_of(args: argparse.Namespace) -> int:
     ev = Evaluator(rules_from_args(args))
-    results = [(hand, ev.best_of(hand)) for hand in args.hands]
+    results = each_hand(args.hands, ev.best_of)
     if args.json:
         print(json.dumps([
             {"hand": hand, "kept": b.kept, "discarded": b.discarded, "strength": b.strength,
@@ -90,14 +106,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "partition", help="split 6-15 cards into three-card hands (Crash and relatives)",
         description="Split the cards into HANDS three-card hands, strongest first; the rest are discards.")
     partition.add_argument("cards", metavar="CARDS", help='e.g. 13 cards for Crash: "As Ad 7h ..."')
-    partition.add_argument("--hands", type=int, default=4, help="hands to form, 2 to 5 (default 4)")
+    partition.add_argument("--hands", type=whole(2, 5), default=4, help="hands to form, 2 to 5 (default 4)")
     partition.add_argument("--objective", choices=OBJECTIVES, default=OBJECTIVES[0],
                            help="lexicographic: strongest first hand, then second...; expected_points: "
                                 "most positions won on average, plus the four-of-a-kind bonus in Crash "
                                 "(default lexicographic)")
     partition.add_argument("--min-category", metavar="CATEGORY",
                            help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
-    partition.add_argument("--opponents", type=int, default=3, help="opponents for expected_points (default 3)")
+    partition.add_argument("--opponents", type=POSITIVE, default=3, help="opponents for expected_points (default 3)")
     partition.add_argument("--crash-value", type=float, default=0.0,
                            help="expected_points: what a crash (every position won) is worth beyond its "
                                 "positions' points (default 0)")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..cards import format_cards
 from ..errors import InvalidHandError
 from ..play import Player, equity, odds, percentile, showdown
-from .common import add_rules_options, print_table, rules_from_args
+from .common import CHIPS, POSITIVE, SEED, add_rules_options, print_table, rules_from_args
 
 
 def cmd_showdown(args: argparse.Namespace) -> int:
@@ -88,13 +88,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "given. With --seer, a see between two players (ties go to the seen player); "
                     "without, an agreed showdown (exact ties share).")
     show.add_argument("hands", nargs="+", metavar="HAND", help='a player\'s cards, e.g. "3s 2h Ah"')
-    show.add_argument("--seer", type=int, help="number of the player who pays to see")
-    show.add_argument("--blind", type=int, action="append", default=[], metavar="N",
+    show.add_argument("--seer", type=POSITIVE, help="number of the player who pays to see")
+    show.add_argument("--blind", type=POSITIVE, action="append", default=[], metavar="N",
                       help="player N is blind (repeatable)")
-    show.add_argument("--stakes", type=int, nargs="+", metavar="CHIPS", help="each player's stake, in order")
-    show.add_argument("--pot", type=int, default=0, help="chips in the pot from players out of the hand")
-    show.add_argument("--coverer", type=int, metavar="N", help="player N covered the old pot")
-    show.add_argument("--old-pot", type=int, default=0, help="chips in the covered old pot")
+    show.add_argument("--stakes", type=CHIPS, nargs="+", metavar="CHIPS", help="each player's stake, in order")
+    show.add_argument("--pot", type=CHIPS, default=0, help="chips in the pot from players out of the hand")
+    show.add_argument("--coverer", type=POSITIVE, metavar="N", help="player N covered the old pot")
+    show.add_argument("--old-pot", type=CHIPS, default=0, help="chips in the covered old pot")
     show.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(show)
     show.set_defaults(func=cmd_showdown)
@@ -105,10 +105,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "its equity against random opponents and its percentile.")
     odds.add_argument("--cards", type=int, choices=[3, 4, 5], default=3, help="cards per hand (default 3)")
     odds.add_argument("--hand", help='a three-card hand for equity and percentile, e.g. "As Kd Qh"')
-    odds.add_argument("--opponents", type=int, default=1, help="random opponent hands (default 1)")
+    odds.add_argument("--opponents", type=POSITIVE, default=1, help="random opponent hands (default 1)")
     odds.add_argument("--dead", help="cards known to be out of play")
-    odds.add_argument("--samples", type=int, help="sample this many deals instead of enumerating")
-    odds.add_argument("--seed", type=int, default=0, help="seed for sampled equity")
+    odds.add_argument("--samples", type=POSITIVE, help="sample this many deals instead of enumerating")
+    odds.add_argument("--seed", type=SEED, default=0, help="seed for sampled equity")
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(odds)
     odds.set_defaults(func=cmd_odds)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from typing import TYPE_CHECKING
 
 from ..score.formats import FORMATS
 from ..score.types import ENGINES
-from .common import add_rules_options, print_table, rules_from_args
+from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
 
 if TYPE_CHECKING:
     from ..score.types import ScoreSummary
@@ -23,15 +24,36 @@ def cmd_score(args: argparse.Namespace) -> int:
                                chunk_rows=args.chunk_rows, threads=args.threads)
         summary = score_file(args.input, args.output, options=options, input_format=args.format,
                              output_format=args.output_format, errors=args.errors, resume=args.resume,
-                             engine=args.engine, scheduler=args.scheduler, workers=args.workers)
+                             overwrite=args.overwrite, engine=args.engine, scheduler=args.scheduler,
+                             workers=args.workers)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
-        return 2
+        return exc.status
+    except KeyboardInterrupt:
+        print(f"prial: interrupted: {interrupted_state(args)}", file=sys.stderr)
+        return 130
+    if summary.already_complete:
+        print(f"{summary.output}: the job is already complete ({summary.rows_in:,} rows); nothing to do",
+              file=sys.stderr)
     if args.json:
         print(json.dumps(summary.as_dict(), indent=2))
     else:
         print_score_summary(summary)
     return 0
+
+
+def interrupted_state(args: argparse.Namespace) -> str:
+    """What an interrupted job left, and how to go on, in one line."""
+    from ..score.job import default_output
+    from ..score.parts import Journal
+
+    if args.engine == "dask":
+        return "nothing is kept of a Dask job; run it again"
+    journal = Journal.for_output(args.output or default_output(args.input))
+    rows = journal.committed_rows()
+    argv = [a for a in args.argv if a not in ("--resume", "--overwrite")]
+    return (f"{rows:,} input rows committed in {journal.dir}; continue with: "
+            f"{shlex.join(['prial', *argv, '--resume'])}")
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
@@ -75,12 +97,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     score.add_argument("--errors", help="errors file, CSV (default: OUTPUT.errors.csv)")
     score.add_argument("--describe", action="store_true", help="add a description column ('Pair of sevens, king kicker')")
     score.add_argument("--strict", action="store_true", help="stop at the first bad row")
-    score.add_argument("--resume", action="store_true", help="finish an interrupted run of the same job")
-    score.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per chunk (memory bound; default 1,000,000)")
-    score.add_argument("--threads", type=int, default=None, help="native threads (default: all cores)")
+    score.add_argument("--resume", action="store_true",
+                       help="finish an interrupted run of the same job (a complete one is left as it is)")
+    score.add_argument("--overwrite", action="store_true",
+                       help="replace an existing output, errors file and summary, or a partial run")
+    score.add_argument("--chunk-rows", type=POSITIVE, default=1_000_000, help="rows per chunk (memory bound; default 1,000,000)")
+    score.add_argument("--threads", type=POSITIVE, default=None, help="native threads (default: all cores)")
     score.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help=f"where to score (default {ENGINES[0]})")
     score.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
-    score.add_argument("--workers", type=int, default=2, help="worker processes of the local Dask cluster (default 2)")
+    score.add_argument("--workers", type=POSITIVE, default=2, help="worker processes of the local Dask cluster (default 2)")
     score.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_rules_options(score)
     score.set_defaults(func=cmd_score)
@@ -91,9 +116,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "prial score reads: one row per player, some folds, some sees, and a 'won' column "
                     "that is a coin toss (so the scored log shows disputes).  The same --seed gives "
                     "the same log.")
-    sample.add_argument("--deals", type=int, required=True, metavar="N", help="deals to write")
-    sample.add_argument("--players", type=int, default=4, help="players per deal (default 4)")
-    sample.add_argument("--seed", type=int, default=0, help="seed of the shuffles (default 0)")
+    sample.add_argument("--deals", type=POSITIVE, required=True, metavar="N", help="deals to write")
+    sample.add_argument("--players", type=whole(2), default=4, help="players per deal (default 4)")
+    sample.add_argument("--seed", type=SEED, default=0, help="seed of the shuffles (default 0)")
     sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
     sample.add_argument("-o", "--output", required=True, metavar="FILE", help="the log to write")
     sample.set_defaults(func=cmd_sample)

@@ -1,0 +1,108 @@
+"""Every command-line mistake and run-time failure ends in one line
+``prial: error: ...`` (exit 2 for what was typed, 1 for what failed at run
+time), never a traceback unless --debug asks for one; output cut short by
+a closed pipe ends quietly."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from prial.cli import main
+
+
+def one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("prial: error: "), err
+    assert "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["serve", "--port", "70000"], "argument --port: must be from 0 to 65,535, got 70,000"),
+    (["serve", "--port", "-1"], "argument --port: must be from 0 to 65,535, got -1"),
+    (["serve", "--metrics-port", "65536"], "argument --metrics-port: must be from 0 to 65,535"),
+    (["serve", "--workers", "0"], "argument --workers: must be at least 1, got 0"),
+    (["serve", "--max-message-mb", "4096"], "argument --max-message-mb: must be from 1 to 2,047"),
+    (["serve", "--grace", "nan"], "argument --grace: must be a finite number of seconds"),
+    (["serve", "--idle-timeout", "0"], "argument --idle-timeout: must be a finite number of seconds, more than 0"),
+    (["serve", "--port", "http"], "argument --port: expected a whole number, got 'http'"),
+    (["bench", "--hands", "-5"], "argument --hands: must be at least 0, got -5"),
+    (["bench", "--repeat", "0"], "argument --repeat: must be at least 1, got 0"),
+    (["bench", "--deals", "0"], "argument --deals: must be at least 1, got 0"),
+    (["call", "--timeout", "-1", "health"], "argument --timeout: must be a finite number of seconds"),
+    (["partition", "As Ad Ah", "--hands", "9"], "argument --hands: must be from 2 to 5, got 9"),
+    (["showdown", "3s 2h Ah", "Kd Kh 4c", "--pot", "-3"], "argument --pot: must be from 0 to"),
+    (["sample", "--deals", "0", "-o", "x.csv"], "argument --deals: must be at least 1, got 0"),
+    (["score", "x.csv", "--workers", "0"], "argument --workers: must be at least 1, got 0"),
+    (["nosuch"], "invalid choice: 'nosuch'"),
+])
+def test_a_number_out_of_range_is_one_line_and_exit_2(argv, says, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert says in one_error_line(capsys)
+
+
+def test_a_bad_hand_among_several_is_named(capsys):
+    assert main(["rank", "3s 2h Ah", "Kh Kh 2h"]) == 2
+    assert "hand 2 ('Kh Kh 2h'): " in one_error_line(capsys)
+    assert main(["best-of", "3s 2h Ah 4d", "Xq 2h 3h 4h"]) == 2
+    assert "hand 2 ('Xq 2h 3h 4h'): " in one_error_line(capsys)
+
+
+def test_a_missing_file_is_one_line_and_exit_1(tmp_path, capsys):
+    missing = tmp_path / "no-token"
+    assert main(["call", "--token-file", str(missing), "evaluate", "3s 2h Ah"]) == 1
+    assert f"{missing}: No such file or directory" in one_error_line(capsys)
+    assert main(["call", "--tls-ca", str(missing), "health"]) == 1
+    assert f"{missing}: No such file or directory" in one_error_line(capsys)
+
+
+def test_a_missing_extra_says_what_to_install(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "log.csv"
+    assert main(["sample", "--deals", "3", "-o", str(log)]) == 0
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "dask", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "dask.dataframe", None)
+    assert main(["score", str(log), "-o", str(tmp_path / "out.csv"), "--engine", "dask"]) == 1
+    assert 'pip install "prial[dask]"' in one_error_line(capsys)
+
+
+def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypatch, capsys):
+    from prial.cli import hands
+
+    def broken(rules):
+        raise RuntimeError("the tables are on fire")
+
+    monkeypatch.setattr(hands, "Evaluator", broken)
+    assert main(["rank", "3s 2h Ah"]) == 1
+    line = one_error_line(capsys)
+    assert "unexpected RuntimeError: the tables are on fire" in line and "--debug" in line
+    for argv in (["--debug", "rank", "3s 2h Ah"], ["rank", "3s 2h Ah", "--debug"]):
+        with pytest.raises(RuntimeError, match="on fire"):
+            main(argv)
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    from prial.cli import hands
+
+    def interrupted(rules):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(hands, "Evaluator", interrupted)
+    assert main(["rank", "3s 2h Ah"]) == 130
+    assert capsys.readouterr().err == "prial: interrupted\n"
+
+
+@pytest.mark.parametrize("command", [["odds"], ["rank", *["3s 2h Ah"] * 3000], ["bench", "--help"]])
+def test_output_cut_short_by_a_pipe_ends_quietly(command):
+    reader = subprocess.Popen(["head", "-c", "10"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "prial", *command], stdout=reader.stdin, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+    reader.stdin.close()
+    reader.wait(timeout=30)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr and "Exception" not in done.stderr
+    assert done.returncode in (0, 141)  # 0: all written before the reader left
