@@ -110,7 +110,8 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
     schema = reader.schema  # cast to what the local engine reads, so outputs match
     reader.close()
     journal = Journal.for_output(output)
-    journal.start({"input": os.path.abspath(input), "engine": "dask"}, resume=False)
+    job = {"input": os.path.abspath(input), "engine": "dask"}
+    journal.start(job, resume=False)
 
     cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1,
                                                   processes=True, dashboard_address=None)
@@ -127,8 +128,11 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
             )
             futures = client.compute(scored.to_delayed())
             entries = _write_in_order(futures, journal, output, fmt_out)
+    except BaseException:
+        journal.remove()  # a Dask job is rerun from the start, never resumed: nothing to keep
+        raise
     finally:
         if cluster is not None:
             cluster.close()
-    return assemble(journal, entries, input, output, errors,
-                    seconds=time.perf_counter() - started, engine="dask")
+    return assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started, job=job,
+                    engine="dask")

@@ -48,7 +48,7 @@ class InputReader:
         self._file = None
         self._order: list[str] | None = None  # JSON: the columns in the file's order
         if not os.path.exists(self.path):
-            raise ScoreError(f"no such input file: {self.path}")
+            raise ScoreError(f"no such input file: {self.path}", status=1)
         self.size = os.path.getsize(self.path)
         if fmt == "parquet":
             self._parquet = pq.ParquetFile(self.path)
@@ -81,7 +81,7 @@ class InputReader:
                 parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer"),
             )
         except (pa.ArrowInvalid, ValueError) as exc:
-            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}") from None
+            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
 
     def fraction_read(self) -> float | None:
         """How far into the file the reader is (text formats), for the ETA."""
@@ -133,7 +133,7 @@ class InputReader:
             if held:
                 yield pa.Table.from_batches(pending)
         except pa.ArrowInvalid as exc:
-            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}") from None
+            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
 
     def close(self) -> None:
         if self._file is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from .formats import detect_format
 from .local_engine import score_local
 from .progress import Progress
+from .targets import check_targets
 from .types import ENGINES, ScoreError, ScoreOptions, ScoreSummary
 
 
@@ -25,6 +26,7 @@ def score_file(
     output_format: str | None = None,
     errors: str | None = None,
     resume: bool = False,
+    overwrite: bool = False,
     progress: Progress | None = None,
     engine: str = "local",
     scheduler: str | None = None,
@@ -34,6 +36,10 @@ def score_file(
 
     Writes ``output`` (format from its extension or ``output_format``), the
     errors file (CSV; default ``OUTPUT.errors.csv``) and ``OUTPUT.summary.json``.
+    None of them may be the input; none that exists is replaced, nor a
+    partial run in ``OUTPUT.parts`` discarded, without ``overwrite``
+    (``resume`` continues a partial run, and does nothing for a complete
+    one: ``already_complete`` is then set).
     ``engine="local"``: this process, native threads, resumable.
     ``engine="dask"``: Dask partitions on ``scheduler`` (an address such as
     ``tcp://host:8786``) or on a LocalCluster of ``workers`` processes.
@@ -45,6 +51,7 @@ def score_file(
     fmt_out = detect_format(output, output_format)
     if engine not in ENGINES:
         raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    check_targets(input, output, errors, overwrite=overwrite, resume=resume)
     if engine == "dask":
         from .dask_engine import score_dask
 

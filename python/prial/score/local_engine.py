@@ -17,7 +17,8 @@ from .formats import line_offset
 from .io import InputReader
 from .parts import Journal, OutputWriter, assemble, read_arrow
 from .progress import Progress
-from .types import ScoreOptions, ScoreSummary
+from .targets import summary_of_complete_job
+from .types import ScoreError, ScoreOptions, ScoreSummary
 
 
 def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
@@ -49,6 +50,11 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     job = {"input": os.path.abspath(input), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
            "format": fmt_in,
            "options": repr(dataclasses.replace(options, threads=None))}  # threads do not change the output
+    if resume and not os.path.exists(journal.path):
+        done_before = summary_of_complete_job(output, errors, job)
+        if done_before is not None:
+            reader.close()
+            return dataclasses.replace(done_before, already_complete=True)
     entries = journal.start(job, resume)
     resumed_rows = entries[-1]["rows_end"] if entries else 0
     progress = progress or Progress(reader.total_rows)
@@ -69,12 +75,18 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
             result = score_table(reader.schema.empty_table(), 0, options, offset)
             entries.append(journal.commit(0, result, 0, 0))
             writer.put(result.table)
-    except BaseException:
+    except ScoreError:
+        # --strict stopped at a bad row: resuming would stop there again,
+        # so nothing of this run is kept.
+        writer.abandon()
+        journal.remove()
+        raise
+    except BaseException:  # a kill or Ctrl-C: the committed parts stay for --resume
         writer.abandon()
         raise
     finally:
         reader.close()
     writer.close()
     progress.finish(done)
-    return assemble(journal, entries, input, output, errors,
-                    seconds=time.perf_counter() - started, resumed_rows=resumed_rows)
+    return assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started, job=job,
+                    resumed_rows=resumed_rows)

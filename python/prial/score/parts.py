@@ -138,6 +138,13 @@ class Journal:
         self._append(entry)
         return entry
 
+    def committed_rows(self) -> int:
+        """Input rows the committed parts cover (0 without a journal)."""
+        if not os.path.exists(self.path):
+            return 0
+        _, entries, _ = self._read()
+        return entries[-1]["rows_end"] if entries else 0
+
     def remove(self) -> None:
         # The journal goes first: a job killed during the rmtree must not
         # leave a journal naming parts already deleted, which --resume
@@ -200,10 +207,12 @@ class OutputWriter:
             self._thread = None
 
 
-def assemble(journal: Journal, entries: list[dict], input: str, output: str,
-             errors: str | None, *, seconds: float, resumed_rows: int = 0, engine: str = "local") -> ScoreSummary:
+def assemble(journal: Journal, entries: list[dict], input: str, output: str, errors: str | None, *,
+             seconds: float, job: dict, resumed_rows: int = 0, engine: str = "local") -> ScoreSummary:
     """Errors file and summary from the committed parts (the output is
-    written); then the parts go."""
+    written); then the parts go.  The summary file keeps ``job`` (what the
+    journal's header said), so that resuming a complete job is seen to be
+    one."""
     errors_path, summary_path = side_files(output, errors)
 
     def error_tables() -> Iterator[pa.Table]:
@@ -236,7 +245,7 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str,
         seconds=seconds, engine=engine, resumed_rows=resumed_rows,
     )
     with open(summary_path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump(summary.as_dict(), f, indent=2)
+        json.dump({**summary.as_dict(), "job": job}, f, indent=2)
         f.write("\n")
     os.replace(summary_path + ".tmp", summary_path)
     journal.remove()

@@ -12,7 +12,16 @@ ENGINES = ("local", "dask")
 
 class ScoreError(Exception):
     """The job cannot go on: a bad row under ``--strict``, an unreadable
-    input, a deal split across Dask partitions, a resume that does not match."""
+    input, a deal split across Dask partitions, a resume that does not match,
+    an output that is the input or would be replaced.
+
+    ``status`` is the command line's exit status for it: 2 for what the
+    command asked (its options, its input), 1 for what it found on disk.
+    """
+
+    def __init__(self, message: str, *, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,7 @@ class ScoreSummary:
     seconds: float
     engine: str = "local"
     resumed_rows: int = 0  # rows committed by an earlier, interrupted run
+    already_complete: bool = False  # resumed, but the job had run to the end: nothing was done
 
     @property
     def complete(self) -> bool:

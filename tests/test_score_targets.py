@@ -1,0 +1,135 @@
+"""What prial score writes and may replace: never its input (however it
+is named), never an existing file or a partial run without being asked;
+a complete job resumed does nothing; an interrupted one says how to go
+on; a --strict failure leaves nothing behind."""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+import pytest
+
+import prial
+from prial.cli import main
+
+
+@pytest.fixture
+def log(tmp_path):
+    path = tmp_path / "deals.csv"
+    prial.write_sample_log(str(path), 200, seed=1)
+    with open(path, "a") as f:
+        f.write("199999,0,\"Qq Qq Qq\",false,false,false,true\n")  # a bad row, which must survive
+    return path
+
+
+def one_error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("prial: error: "), err
+    return err
+
+
+def same_text(path, text):
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize("name", ["same", "dot", "symlink", "hardlink", "errors", "summary"])
+def test_a_file_the_job_writes_is_never_its_input(log, tmp_path, monkeypatch, capsys, name):
+    original = log.read_text()
+    monkeypatch.chdir(tmp_path)
+    argv = {
+        "same": ["deals.csv", "-o", "deals.csv"],
+        "dot": ["./deals.csv", "-o", "deals.csv"],
+        "errors": ["deals.csv", "-o", "out.csv", "--errors", "./deals.csv"],
+    }.get(name)
+    if name == "symlink":
+        os.symlink("deals.csv", "alias.csv")
+        argv = ["deals.csv", "-o", "alias.csv"]
+    if name == "hardlink":
+        os.link("deals.csv", "twin.csv")
+        argv = ["twin.csv", "-o", "deals.csv", "--overwrite"]  # not even with --overwrite
+    if name == "summary":  # the log named as OUTPUT.summary.json
+        os.rename("deals.csv", "out.csv.summary.json")
+        argv = ["out.csv.summary.json", "--format", "csv", "-o", "out.csv"]
+        log = tmp_path / "out.csv.summary.json"
+    assert main(["score", *argv]) == 2
+    assert "is the input" in one_error(capsys)
+    same_text(log, original)
+
+
+def test_an_existing_output_is_replaced_only_with_overwrite(log, tmp_path, capsys):
+    out = tmp_path / "out.csv"
+    out.write_text("precious\n")
+    assert main(["score", str(log), "-o", str(out)]) == 1
+    assert f"the output {out} exists: --overwrite replaces it" in one_error(capsys)
+    same_text(out, "precious\n")
+    assert main(["score", str(log), "-o", str(out), "--overwrite"]) == 0
+    assert out.read_text().startswith('"deal_id"')
+    capsys.readouterr()
+    # the errors file and the summary count as well
+    assert main(["score", str(log), "-o", str(out)]) == 1
+    assert "the output" in one_error(capsys)
+    os.remove(out)
+    assert main(["score", str(log), "-o", str(out)]) == 1
+    assert "exists: --overwrite replaces it" in one_error(capsys)
+
+
+def interrupt_after(monkeypatch, chunks: int) -> None:
+    """Ctrl-C while chunk number ``chunks`` is scored."""
+    from prial.score import local_engine
+
+    real = local_engine.score_table
+    calls = [0]
+
+    def score_table(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] > chunks:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(local_engine, "score_table", score_table)
+
+
+def test_ctrl_c_says_what_was_committed_and_how_to_resume(log, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out.csv"
+    whole = tmp_path / "whole.csv"
+    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "100"]) == 0
+    capsys.readouterr()
+    interrupt_after(monkeypatch, 2)
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100"]) == 130
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("prial: interrupted: ") and " input rows committed in " in err
+    command = shlex.split(err.split("continue with: ")[1])
+    assert command[0] == "prial" and command[-1] == "--resume"
+    assert not out.exists()  # the output appears only complete
+    monkeypatch.undo()
+
+    # run again without --resume: refused, the partial run kept
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100"]) == 1
+    message = one_error(capsys)
+    assert "partial run" in message and "--resume" in message and "--overwrite" in message
+    assert os.path.exists(f"{out}.parts/journal.jsonl")
+
+    # the command it printed finishes the job, as if never interrupted
+    assert main(command[1:]) == 0
+    assert out.read_text() == whole.read_text()
+    assert not os.path.exists(f"{out}.parts")
+
+
+def test_resuming_a_complete_job_does_nothing(log, tmp_path, capsys):
+    out = tmp_path / "out.csv"
+    assert main(["score", str(log), "-o", str(out)]) == 0
+    before = {p: os.stat(p).st_mtime_ns for p in (out, f"{out}.errors.csv", f"{out}.summary.json")}
+    capsys.readouterr()
+    assert main(["score", str(log), "-o", str(out), "--resume"]) == 0
+    assert "already complete" in capsys.readouterr().err
+    assert {p: os.stat(p).st_mtime_ns for p in before} == before
+    assert not os.path.exists(f"{out}.parts")
+
+
+def test_a_strict_failure_leaves_nothing_behind(log, tmp_path, capsys):
+    out = tmp_path / "out.csv"
+    assert main(["score", str(log), "-o", str(out), "--strict"]) == 2
+    assert "row " in capsys.readouterr().err
+    assert sorted(os.listdir(tmp_path)) == ["deals.csv"]
