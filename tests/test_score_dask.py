@@ -52,3 +52,36 @@ def test_dask_refuses_a_deal_across_partitions(cluster, tmp_path):
     with pytest.raises(prial.ScoreError, match="spans Dask partitions 0 and 1"):
         prial.score_file(log, tmp_path / "out.parquet", engine="dask", scheduler=cluster.scheduler_address)
     assert not (tmp_path / "out.parquet").exists()
+
+
+SPLIT_LOG = """deal_id,player,cards,folded,won
+1,a,As Ad Ah,false,true
+2,c,3s 2h 4d,false,true
+2,d,7s 8h Tc,false,false
+1,b,Kd Kh Kc,false,false
+3,e,Qs Qd 2c,false,true
+3,f,Js 9d 4c,false,false
+"""
+
+
+def test_dask_gives_a_split_deal_a_problem_not_a_winner(cluster, tmp_path):
+    """Deal 1's rows are rows 1 and 4, in partitions apart: no part of it
+    is adjudicated as if it were the whole deal."""
+    parts = tmp_path / "split"
+    parts.mkdir()
+    lines = SPLIT_LOG.splitlines(keepends=True)
+    (parts / "0.csv").write_text("".join(lines[:4]))
+    (parts / "1.csv").write_text(lines[0] + "".join(lines[4:]))
+    whole = tmp_path / "whole.parquet"
+    import pyarrow as pa
+
+    table = pa.concat_tables([pacsv.read_csv(parts / "0.csv"), pacsv.read_csv(parts / "1.csv")])
+    pq.write_table(table, whole, row_group_size=3)  # two partitions: deal 1 in both
+    prial.score_file(whole, tmp_path / "out.parquet", engine="dask", scheduler=cluster.scheduler_address)
+    local = prial.score_file(whole, tmp_path / "local.parquet")
+    assert (tmp_path / "out.parquet").read_bytes() == (tmp_path / "local.parquet").read_bytes()
+    assert local.invalid_deals == 2  # deal 1's two runs
+    rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    for row in rows:
+        assert (row["winner"] is None) == (row["deal_id"] == 1)
+        assert ("not consecutive" in (row["deal_problem"] or "")) == (row["deal_id"] == 1)

@@ -28,6 +28,28 @@ def deal_run_starts(ids: pa.Array) -> np.ndarray:
     return np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
 
 
+def run_ids(ids: pa.Array) -> pa.Array:
+    """The deal id of each run of equal consecutive ids."""
+    return ids.take(pa.array(deal_run_starts(ids)))
+
+
+def repeated_ids(runs: list[pa.Array]) -> pa.Array:
+    """The ids that begin more than one run: deals whose rows are not
+    consecutive.  ``runs`` are the run ids of consecutive stretches of the
+    log; a stretch whose first run continues the previous stretch's last
+    (a deal cut by the reading) counts once."""
+    kept = []
+    for i, ids in enumerate(runs):
+        if i and len(ids) and len(runs[i - 1]) and ids[0] == runs[i - 1][-1]:
+            ids = ids.slice(1)
+        if len(ids):
+            kept.append(ids.drop_null() if ids.null_count else ids)
+    if not kept:
+        return pa.array([], runs[0].type if runs else pa.null())
+    counts = pc.value_counts(pa.chunked_array(kept).combine_chunks())
+    return counts.field("values").filter(pc.greater(counts.field("counts"), 1))
+
+
 def _strictly_increasing(ids: pa.Array) -> bool:
     """Cheap proof that no deal id repeats (sorted logs), before hashing."""
     if ids.null_count or not pa.types.is_integer(ids.type):
@@ -36,29 +58,33 @@ def _strictly_increasing(ids: pa.Array) -> bool:
     return bool((values[1:] > values[:-1]).all())
 
 
-def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.ndarray, reasons: dict[int, str]):
-    """(run starts, rows made bad): a missing deal id, a deal whose rows are
-    not consecutive, a card held twice within a deal."""
+def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.ndarray, reasons: dict[int, str],
+              split_deals: pa.Array | None = None):
+    """(run starts, rows made bad, split runs): rows made bad by a missing
+    deal id or a card held twice within a deal; runs of a deal whose rows
+    are not consecutive (its id begins another run in this table, or is
+    one of ``split_deals``, found elsewhere in the log)."""
     n = table.num_rows
     ids = table[DEAL_COLUMN].combine_chunks()
     starts = deal_run_starts(ids)
     bad = np.zeros(n, bool)
+    split = np.zeros(len(starts), bool)
     if ids.null_count:
         for row in np.flatnonzero(~np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool)).tolist():
             bad[row] = True
             reasons.setdefault(row, "deal_id missing")
     if n == 0:
-        return starts, bad
+        return starts, bad, split
     lengths = np.diff(np.append(starts, n))
-    run_ids = ids.take(pa.array(starts))
-    if not _strictly_increasing(run_ids) and pc.count_distinct(run_ids).as_py() < len(starts):
-        codes = pc.dictionary_encode(run_ids).indices.to_numpy(zero_copy_only=False)
-        _, first = np.unique(codes, return_index=True)
-        for run in np.setdiff1d(np.arange(len(starts)), first).tolist():
-            for row in range(int(starts[run]), int(starts[run] + lengths[run])):
-                bad[row] = True
-                reasons.setdefault(row, f"deal {run_ids[run].as_py()!r} continues after other deals "
-                                        "(the rows of a deal must be consecutive)")
+    runs = ids.take(pa.array(starts))
+    if not _strictly_increasing(runs) and pc.count_distinct(runs).as_py() < len(starts):
+        codes = pc.dictionary_encode(runs).indices.to_numpy(zero_copy_only=False)
+        split |= np.bincount(codes)[codes] > 1
+    if split_deals is not None and len(split_deals):
+        split |= np.asarray(pc.is_in(runs, value_set=split_deals.cast(runs.type)).to_numpy(zero_copy_only=False),
+                            bool)
+    if runs.null_count:  # rows without an id are bad already, not a deal
+        split &= np.asarray(runs.is_valid().to_numpy(zero_copy_only=False), bool)
     # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
     row_masks = np.zeros(n, np.uint64)
     for position in range(int(counts.max(initial=0))):  # no column past the widest hand
@@ -79,7 +105,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
                                                     f"by the player at row offset {other - begin + 1}")
                 else:
                     owner[card] = row
-    return starts, bad
+    return starts, bad, split
 
 
 def _popcount(masks: np.ndarray) -> np.ndarray:
@@ -100,7 +126,7 @@ def _differs_within_deal(values: np.ndarray, good: np.ndarray, starts: np.ndarra
 
 
 def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
-                rules_index: np.ndarray, key: np.ndarray) -> dict:
+                rules_index: np.ndarray, key: np.ndarray, split: np.ndarray) -> dict:
     """Showdown rules per deal: winner (bool per row), winners (how many share),
     dispute (the recorded ``won`` disagrees), deal_problem (why a deal
     cannot be adjudicated; its winner columns are then null)."""
@@ -143,6 +169,8 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
 
     # The first problem found names the deal; order matters for the message.
     checks = [
+        (split, "the rows of this deal are not consecutive in the log: it is adjudicated only from all its "
+                "rows together (sort the log by deal_id)"),
         (per_deal_any(bad), "rows of this deal are in the errors file"),
         (width_mixed, "players hold different numbers of cards"),
         (game_mixed, "players play different games"),

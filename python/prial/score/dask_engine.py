@@ -26,6 +26,7 @@ import time
 import pandas as pd
 import pyarrow as pa
 
+from .adjudicate import repeated_ids, run_ids
 from .chunk import score_table
 from .columns import DEAL_COLUMN
 from .formats import line_offset
@@ -38,45 +39,60 @@ _STATS_META = pd.DataFrame({
     "rows_out": pd.Series([], dtype="int64"), "bad_rows": pd.Series([], dtype="int64"),
     "deals": pd.Series([], dtype="int64"), "invalid_deals": pd.Series([], dtype="int64"),
     "disputes": pd.Series([], dtype="int64"), "categories": pd.Series([], dtype="object"),
-    "first_deal": pd.Series([], dtype="object"), "last_deal": pd.Series([], dtype="object"),
 })
 
 
+def _partition_run_ids(frame: pd.DataFrame, id_type: pa.DataType) -> pa.Array:
+    """The deal id of each run of one partition (on a worker)."""
+    return run_ids(pa.array(frame[DEAL_COLUMN], from_pandas=True).cast(id_type))
+
+
+def _split_deals(client, frame, schema: pa.Schema) -> pa.Array | None:
+    """A first pass over the deal ids: the deals whose rows are not
+    consecutive in the log (ScoreError for one cut by a partition boundary,
+    which no partition can adjudicate whole)."""
+    if DEAL_COLUMN not in schema.names:
+        return None
+    import dask
+
+    id_type = schema.field(DEAL_COLUMN).type
+    # The whole frame's partitions: a frame of the one column may be cut
+    # into partitions of its own (Dask merges small row groups).
+    parts = [dask.delayed(_partition_run_ids)(part, id_type) for part in frame.to_delayed()]
+    runs = client.gather(client.compute(parts))
+    for index in range(1, len(runs)):
+        if len(runs[index]) and len(runs[index - 1]) and runs[index][0] == runs[index - 1][-1]:
+            raise ScoreError(
+                f"deal {runs[index][0].as_py()!r} spans Dask partitions {index - 1} and {index}: each deal must "
+                "lie within one partition (Parquet row groups / CSV files ending at deal boundaries)")
+    return repeated_ids(runs)
+
+
 def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptions, parts_dir: str,
-                     offset: int | None, partition_info: dict | None = None) -> pd.DataFrame:
+                     offset: int | None, split: pa.Array | None, partition_info: dict | None = None) -> pd.DataFrame:
     """Scores one partition (on a worker) into its part file; returns its stats."""
     number = partition_info["number"] if partition_info else 0
     table = pa.Table.from_pandas(frame, preserve_index=False).select(schema.names).cast(schema)
-    result = score_table(table, 0, options, offset)  # row numbers are shifted when assembling
+    result = score_table(table, 0, options, offset, split)  # row numbers are shifted when assembling
     Journal(parts_dir).write_part(number, result)
-    ids = table[DEAL_COLUMN] if DEAL_COLUMN in table.column_names and table.num_rows else None
     return pd.DataFrame({
         "part": [number], "rows": [table.num_rows], "rows_out": [result.table.num_rows],
         "bad_rows": [result.errors.num_rows], "deals": [result.deals],
         "invalid_deals": [result.invalid_deals], "disputes": [result.disputes],
         "categories": [json.dumps(result.categories)],
-        "first_deal": [None if ids is None else repr(ids[0].as_py())],
-        "last_deal": [None if ids is None else repr(ids[-1].as_py())],
     })
 
 
 def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str) -> list[dict]:
     """Journal entries of the partitions, in order, writing each part to the
     output as soon as it and those before it are done (the cluster scores
-    the next partitions meanwhile).  Stops at a deal spanning two partitions."""
+    the next partitions meanwhile)."""
     writer = OutputWriter(output, fmt_out)
     entries: list[dict] = []
     rows = 0
-    last_deal = None
     try:
-        for index, future in enumerate(futures):
+        for future in futures:
             s = future.result().iloc[0]
-            if last_deal is not None and s.first_deal == last_deal:
-                raise ScoreError(
-                    f"deal {last_deal} spans Dask partitions {index - 1} and {index}: each deal must lie "
-                    "within one partition (Parquet row groups / CSV files ending at deal boundaries)")
-            if s.last_deal is not None:
-                last_deal = s.last_deal
             entries.append({
                 "part": int(s.part), "rows_start": rows, "rows_end": rows + int(s.rows),
                 "rows_out": int(s.rows_out), "bad_rows": int(s.bad_rows), "deals": int(s.deals),
@@ -122,8 +138,9 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
             else:
                 frame = dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
                                     dtype={name: "string[pyarrow]" for name in schema.names})
+            split = _split_deals(client, frame, schema)
             scored = frame.map_partitions(
-                _score_partition, schema, options, journal.dir, line_offset(fmt_in),
+                _score_partition, schema, options, journal.dir, line_offset(fmt_in), split,
                 meta=_STATS_META, enforce_metadata=False,
             )
             futures = client.compute(scored.to_delayed())

@@ -40,10 +40,11 @@ def _known_types(columns: Iterable[str]) -> dict[str, pa.DataType]:
 class InputReader:
     """Streams a log as tables of ``chunk_rows`` rows (the last may be shorter)."""
 
-    def __init__(self, path: str | os.PathLike, fmt: str, chunk_rows: int) -> None:
+    def __init__(self, path: str | os.PathLike, fmt: str, chunk_rows: int, columns: list[str] | None = None) -> None:
         self.path = str(path)
         self.fmt = fmt
         self.chunk_rows = chunk_rows
+        self.columns = columns  # read only these (Parquet and CSV skip the others' bytes)
         self.total_rows: int | None = None
         self._file = None
         self._order: list[str] | None = None  # JSON: the columns in the file's order
@@ -68,7 +69,8 @@ class InputReader:
                 return pacsv.open_csv(
                     self._file,
                     read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES),
-                    convert_options=pacsv.ConvertOptions(column_types=_known_types(header), strings_can_be_null=True),
+                    convert_options=pacsv.ConvertOptions(column_types=_known_types(header), strings_can_be_null=True,
+                                                         include_columns=self.columns or []),
                 )
             with open(self.path, "rb") as head:
                 first = head.readline()
@@ -103,11 +105,13 @@ class InputReader:
             # every pre-buffered row group's bytes until it ends (memory
             # would grow with the file).
             batches = (batch for group in groups
-                       for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group]))
+                       for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group],
+                                                               columns=self.columns))
         else:
             batches = self._open_text()
-            if self._order:  # the explicit-schema columns would come first
-                batches = (batch.select(self._order) for batch in batches)
+            order = self.columns or self._order  # the explicit-schema columns would come first
+            if order:
+                batches = (batch.select(order) for batch in batches)
         for batch in batches:
             if skip >= batch.num_rows:
                 skip -= batch.num_rows

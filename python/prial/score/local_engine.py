@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
-from .adjudicate import deal_run_starts
+from .adjudicate import deal_run_starts, repeated_ids, run_ids
 from .chunk import score_table
 from .columns import DEAL_COLUMN
 from .formats import line_offset
@@ -40,6 +40,17 @@ def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Tabl
         yield carry
 
 
+def split_deals(input: str, fmt: str, chunk_rows: int) -> pa.Array:
+    """A first pass over the deal ids alone: the deals whose rows are not
+    consecutive anywhere in the log, so that no part of one is adjudicated
+    as if it were the whole deal."""
+    reader = InputReader(input, fmt, chunk_rows, columns=[DEAL_COLUMN])
+    try:
+        return repeated_ids([run_ids(table[DEAL_COLUMN].combine_chunks()) for table in reader.tables()])
+    finally:
+        reader.close()
+
+
 def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
                 errors: str | None, resume: bool, progress: Progress | None) -> ScoreSummary:
     """Scores ``input`` into ``output`` here; called by ``score_file``."""
@@ -59,6 +70,7 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     resumed_rows = entries[-1]["rows_end"] if entries else 0
     progress = progress or Progress(reader.total_rows)
     deal_log = DEAL_COLUMN in reader.schema.names
+    split = split_deals(input, fmt_in, options.chunk_rows) if deal_log else None
     offset = line_offset(fmt_in)
     done = resumed_rows
     writer = OutputWriter(output, fmt_out)
@@ -66,7 +78,7 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
         for e in entries:  # parts of the interrupted run come first
             writer.put(read_arrow(journal.part_path(e["part"])))
         for chunk in _whole_deals(reader.tables(skip=resumed_rows), deal_log):
-            result = score_table(chunk, done, options, offset)
+            result = score_table(chunk, done, options, offset, split)
             entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
             writer.put(result.table)
             done += chunk.num_rows
