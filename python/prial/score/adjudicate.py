@@ -78,7 +78,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
     lengths = np.diff(np.append(starts, n))
     runs = ids.take(pa.array(starts))
     if not _strictly_increasing(runs) and pc.count_distinct(runs).as_py() < len(starts):
-        codes = pc.dictionary_encode(runs).indices.to_numpy(zero_copy_only=False)
+        codes = pc.dictionary_encode(runs, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
         split |= np.bincount(codes)[codes] > 1
     if split_deals is not None and len(split_deals):
         split |= np.asarray(pc.is_in(runs, value_set=split_deals.cast(runs.type)).to_numpy(zero_copy_only=False),

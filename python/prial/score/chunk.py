@@ -25,6 +25,7 @@ from ..evaluator import evaluator_for
 from ..rules import PRESETS, Rules
 from .adjudicate import adjudicate, deal_runs
 from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, NO_CARD, WIDTHS
+from .typed import checked
 from .types import ScoreError, ScoreOptions
 
 _ALLOWED_COUNT = np.isin(np.arange(256), WIDTHS)  # count -> is it a hand size?
@@ -145,6 +146,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     deal ids whose rows are not consecutive in the whole log (their deals
     get a deal_problem, not a winner from part of their rows)."""
     n = table.num_rows
+    table, read_problems = checked(table)
     stale = [name for name in ADDED_COLUMNS if name in table.column_names]
     if stale:  # a scored file scored again: its results are recomputed, not duplicated
         table = table.drop_columns(stale)
@@ -171,6 +173,9 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         games = table["game"].take(pa.array(np.flatnonzero(unknown_game))).to_pylist()
         for row, game in zip(np.flatnonzero(unknown_game).tolist(), games):
             reasons.setdefault(row, f"unknown game {game!r} (expected one of {', '.join(PRESETS)})")
+    for row, why in read_problems.items():  # a value of the wrong type: the cause of what follows from it
+        bad[row] = True
+        reasons[row] = why
 
     deal_log = DEAL_COLUMN in table.column_names
     if deal_log:

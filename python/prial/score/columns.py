@@ -19,6 +19,8 @@ FLAG_COLUMNS = ("blind", "seer", "folded", "won")
 TEXT_COLUMNS = ("cards", "game")
 ADDED_COLUMNS = ("strength", "key", "category", "description", "winner", "winners", "dispute", "deal_problem")
 CATEGORY_NAMES = [c.name for c in Category]
+# Added by the reader to rows it could not read as typed (prial.score.typed).
+READ_PROBLEM = "__prial_read_problem"
 
 
 def flag(table: pa.Table, name: str) -> tuple[np.ndarray, np.ndarray]:

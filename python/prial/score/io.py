@@ -17,6 +17,7 @@ import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
 from .columns import FLAG_COLUMNS, TEXT_COLUMNS
+from .typed import json_rows, with_no_problems
 from .types import ScoreError
 
 BLOCK_BYTES = 8 << 20
@@ -25,16 +26,27 @@ BLOCK_BYTES = 8 << 20
 ROW_GROUP_ROWS = 1 << 20
 
 
-def _known_types(columns: Iterable[str]) -> dict[str, pa.DataType]:
+def _known_types(columns: Iterable[str], flags: pa.DataType) -> dict[str, pa.DataType]:
     """Types fixed up front for the log's own columns, so a streaming reader
-    never guesses them from the first block alone."""
+    never guesses them from the first block alone.  CSV flags are read as
+    text (``flags``) and checked row by row (prial.score.typed)."""
     types: dict[str, pa.DataType] = {}
     for name in columns:
         if name in TEXT_COLUMNS:
             types[name] = pa.string()
         elif name in FLAG_COLUMNS:
-            types[name] = pa.bool_()
+            types[name] = flags
     return types
+
+
+def _python_type(value: object) -> pa.DataType:
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, int):
+        return pa.int64()
+    if isinstance(value, float):
+        return pa.float64()
+    return pa.string()
 
 
 class InputReader:
@@ -48,6 +60,7 @@ class InputReader:
         self.total_rows: int | None = None
         self._file = None
         self._order: list[str] | None = None  # JSON: the columns in the file's order
+        self._by_rows_from: int | None = None  # JSON: read row by row from this row on (prial.score.typed)
         if not os.path.exists(self.path):
             raise ScoreError(f"no such input file: {self.path}", status=1)
         self.size = os.path.getsize(self.path)
@@ -55,28 +68,39 @@ class InputReader:
             self._parquet = pq.ParquetFile(self.path)
             self.total_rows = self._parquet.metadata.num_rows
             self.schema = self._parquet.schema_arrow
+        elif fmt == "jsonl":
+            try:
+                stream = self._open_text()
+                self.schema = pa.schema([stream.schema.field(name) for name in self._order or stream.schema.names])
+            except ScoreError:  # a value of the wrong type in the first block: read row by row
+                self.schema = self._first_line_schema()
+                self._by_rows_from = 0
         else:
             stream = self._open_text()
-            self.schema = pa.schema([stream.schema.field(name) for name in self._order or stream.schema.names])
+            self.schema = pa.schema([stream.schema.field(name) for name in stream.schema.names])
 
-    def _open_text(self):
+    def _open_text_file(self) -> None:
         if self._file is not None:
             self._file.close()
         self._file = open(self.path, "rb")  # noqa: SIM115 (closed by close())
+
+    def _open_text(self):
+        self._open_text_file()
         try:
             if self.fmt == "csv":
                 header = pacsv.open_csv(self.path, read_options=pacsv.ReadOptions(block_size=1 << 16)).schema.names
                 return pacsv.open_csv(
                     self._file,
                     read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES),
-                    convert_options=pacsv.ConvertOptions(column_types=_known_types(header), strings_can_be_null=True,
+                    convert_options=pacsv.ConvertOptions(column_types=_known_types(header, pa.string()),
+                                                         strings_can_be_null=True,
                                                          include_columns=self.columns or []),
                 )
             with open(self.path, "rb") as head:
                 first = head.readline()
             fields = list(json.loads(first)) if first.strip() else []
             self._order = fields
-            schema = pa.schema(list(_known_types(fields).items()))
+            schema = pa.schema(list(_known_types(fields, pa.bool_()).items()))
             return pajson.open_json(
                 self._file,
                 read_options=pajson.ReadOptions(block_size=BLOCK_BYTES),
@@ -84,6 +108,34 @@ class InputReader:
             )
         except (pa.ArrowInvalid, ValueError) as exc:
             raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
+
+    def _first_line_schema(self) -> pa.Schema:
+        """The columns of the first JSON line, typed by their values there
+        (the log's own columns as usual)."""
+        with open(self.path, "rb") as f:
+            try:
+                first = json.loads(f.readline())
+            except ValueError as exc:
+                raise ScoreError(f"cannot read {self.path} as jsonl: line 1 is not JSON ({exc})", status=1) from None
+        if not isinstance(first, dict):
+            raise ScoreError(f"cannot read {self.path} as jsonl: line 1 is not a JSON object", status=1)
+        known = _known_types(first, pa.bool_())
+        return pa.schema([(name, known.get(name) or _python_type(value)) for name, value in first.items()])
+
+    def _json_batches(self) -> Iterator[pa.RecordBatch]:
+        """Arrow's reader while it can, then the rest row by row."""
+        rows = 0
+        if self._by_rows_from is None:
+            try:
+                for batch in self._open_text():
+                    batch = batch.select(self._order) if self._order else batch
+                    rows += batch.num_rows
+                    yield with_no_problems(batch.cast(self.schema) if batch.schema != self.schema else batch)
+                return
+            except (pa.ArrowInvalid, ScoreError):
+                pass  # a value of the wrong type
+        self._open_text_file()
+        yield from json_rows(self._file, self.schema, rows)
 
     def fraction_read(self) -> float | None:
         """How far into the file the reader is (text formats), for the ETA."""
@@ -107,11 +159,14 @@ class InputReader:
             batches = (batch for group in groups
                        for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group],
                                                                columns=self.columns))
+        elif self.fmt == "jsonl":
+            batches = self._json_batches()
+            if self.columns:
+                batches = (batch.select(self.columns) for batch in batches)
         else:
             batches = self._open_text()
-            order = self.columns or self._order  # the explicit-schema columns would come first
-            if order:
-                batches = (batch.select(order) for batch in batches)
+            if self.columns:
+                batches = (batch.select(self.columns) for batch in batches)
         for batch in batches:
             if skip >= batch.num_rows:
                 skip -= batch.num_rows

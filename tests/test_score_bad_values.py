@@ -1,0 +1,77 @@
+"""A value of the wrong type (cards a number, a flag that is neither true
+nor false, a line that is not JSON) sends its row to the errors file with
+its line number, and the job goes on, in CSV and JSON Lines alike, where
+the row falls in the file."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+import prial
+
+
+def errors_of(summary) -> list[dict]:
+    with open(summary.errors, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def jsonl(tmp_path, records: list, name: str = "log.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    return path
+
+
+def deals(n: int) -> list[dict]:
+    log = prial.sample_deals(n, seed=3).to_pylist()
+    return log
+
+
+@pytest.mark.parametrize("where", [0, 1, 2, "late"])
+def test_a_number_for_cards_in_json_lines(tmp_path, monkeypatch, where):
+    from prial.score import io
+
+    records = deals(400)
+    index = 1500 if where == "late" else where
+    if where == "late":
+        monkeypatch.setattr(io, "BLOCK_BYTES", 4096)  # Arrow reads several blocks before the bad one
+    records[index]["cards"] = 5
+    summary = prial.score_file(jsonl(tmp_path, records), tmp_path / "out.jsonl")
+    assert (summary.rows_in, summary.bad_rows, summary.rows_out) == (len(records), 1, len(records) - 1)
+    [error] = errors_of(summary)
+    assert error["line"] == str(index + 1) and error["row"] == str(index + 1)
+    assert error["reason"] == "cards: expected text, got 5"
+    with open(tmp_path / "out.jsonl") as f:
+        scored = [json.loads(line) for line in f]
+    assert len(scored) == len(records) - 1 and all("strength" in row for row in scored)
+
+
+def test_a_line_that_is_not_json_and_a_flag_of_the_wrong_type(tmp_path):
+    records = deals(50)
+    records[7]["folded"] = "maybe"
+    records[9] = "{not json"
+    records[11]["won"] = 3
+    summary = prial.score_file(jsonl(tmp_path, records), tmp_path / "out.jsonl")
+    reasons = {int(e["line"]): e["reason"] for e in errors_of(summary)}
+    assert reasons[8] == "folded: 'maybe' is neither true nor false"
+    assert reasons[10].startswith("not a JSON object")
+    assert reasons[12] == "won: 3 is neither true nor false"
+    assert summary.bad_rows == 3 and summary.complete
+
+
+def test_csv_flags_that_are_neither_true_nor_false(tmp_path):
+    log = tmp_path / "log.csv"
+    log.write_text("deal_id,player,cards,folded,won\n"
+                   "1,a,As Ad Ah,maybe,true\n"
+                   "1,b,Kd Kh Kc,no,0\n"
+                   "2,c,2s 3s 4s,FALSE,yes\n"
+                   "2,d,7d 8h Tc,1,\n")
+    summary = prial.score_file(log, tmp_path / "out.csv")
+    [error] = errors_of(summary)
+    assert (error["line"], error["reason"]) == ("2", "folded: 'maybe' is neither true nor false")
+    with open(tmp_path / "out.csv", newline="") as f:
+        rows = {r["player"]: r for r in csv.DictReader(f)}
+    assert rows["c"]["winner"] == "true" and rows["c"]["dispute"] == "false"  # d folded ("1")
+    assert rows["d"]["folded"] == "true" and rows["b"]["folded"] == "false"
