@@ -71,32 +71,6 @@ def test_a_missing_extra_says_what_to_install(tmp_path, monkeypatch, capsys):
     assert 'pip install "prial[dask]"' in one_error_line(capsys)
 
 
-def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypatch, capsys):
-    from prial.cli import hands
-
-    def broken(rules):
-        raise RuntimeError("the tables are on fire")
-
-    monkeypatch.setattr(hands, "Evaluator", broken)
-    assert main(["rank", "3s 2h Ah"]) == 1
-    line = one_error_line(capsys)
-    assert "unexpected RuntimeError: the tables are on fire" in line and "--debug" in line
-    for argv in (["--debug", "rank", "3s 2h Ah"], ["rank", "3s 2h Ah", "--debug"]):
-        with pytest.raises(RuntimeError, match="on fire"):
-            main(argv)
-
-
-def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
-    from prial.cli import hands
-
-    def interrupted(rules):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(hands, "Evaluator", interrupted)
-    assert main(["rank", "3s 2h Ah"]) == 130
-    assert capsys.readouterr().err == "prial: interrupted\n"
-
-
 @pytest.mark.parametrize("command", [["odds"], ["rank", *["3s 2h Ah"] * 3000], ["bench", "--help"]])
 def test_output_cut_short_by_a_pipe_ends_quietly(command):
     reader = subprocess.Popen(["head", "-c", "10"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)

@@ -30,13 +30,9 @@ def deals(n: int) -> list[dict]:
 
 
 @pytest.mark.parametrize("where", [0, 1, 2, "late"])
-def test_a_number_for_cards_in_json_lines(tmp_path, monkeypatch, where):
-    from prial.score import io
-
-    records = deals(400)
-    index = 1500 if where == "late" else where
-    if where == "late":
-        monkeypatch.setattr(io, "BLOCK_BYTES", 4096)  # Arrow reads several blocks before the bad one
+def test_a_number_for_cards_in_json_lines(tmp_path, where):
+    records = deals(40_000 if where == "late" else 400)
+    index = 150_000 if where == "late" else where  # late: past the first blocks Arrow reads (8 MiB)
     records[index]["cards"] = 5
     summary = prial.score_file(jsonl(tmp_path, records), tmp_path / "out.jsonl")
     assert (summary.rows_in, summary.bad_rows, summary.rows_out) == (len(records), 1, len(records) - 1)

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -74,46 +78,38 @@ def test_an_existing_output_is_replaced_only_with_overwrite(log, tmp_path, capsy
     assert "exists: --overwrite replaces it" in one_error(capsys)
 
 
-def interrupt_after(monkeypatch, chunks: int) -> None:
-    """Ctrl-C while chunk number ``chunks`` is scored."""
-    from prial.score import local_engine
-
-    real = local_engine.score_table
-    calls = [0]
-
-    def score_table(*args, **kwargs):
-        calls[0] += 1
-        if calls[0] > chunks:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(local_engine, "score_table", score_table)
-
-
-def test_ctrl_c_says_what_was_committed_and_how_to_resume(log, tmp_path, monkeypatch, capsys):
-    out = tmp_path / "out.csv"
-    whole = tmp_path / "whole.csv"
-    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "100"]) == 0
-    capsys.readouterr()
-    interrupt_after(monkeypatch, 2)
-    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100"]) == 130
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err
+def test_ctrl_c_says_what_was_committed_and_how_to_resume(tmp_path):
+    log = tmp_path / "log.parquet"
+    prial.write_sample_log(str(log), 60_000, seed=2, deals_per_row_group=5_000)
+    out = tmp_path / "out.parquet"
+    whole = tmp_path / "whole.parquet"
+    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "4000"]) == 0
+    command = [sys.executable, "-m", "prial", "score", str(log), "-o", str(out), "--chunk-rows", "4000"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    journal = tmp_path / "out.parquet.parts" / "journal.jsonl"
+    deadline = time.monotonic() + 60
+    while (not journal.exists() or journal.read_text().count("\n") < 4) and time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the job ended before it could be interrupted: {proc.stderr.read()}")
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("prial: interrupted: ") and " input rows committed in " in err
-    command = shlex.split(err.split("continue with: ")[1])
-    assert command[0] == "prial" and command[-1] == "--resume"
+    resume = shlex.split(err.split("continue with: ")[1])
+    assert resume[0] == "prial" and resume[-1] == "--resume"
     assert not out.exists()  # the output appears only complete
-    monkeypatch.undo()
 
     # run again without --resume: refused, the partial run kept
-    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100"]) == 1
-    message = one_error(capsys)
-    assert "partial run" in message and "--resume" in message and "--overwrite" in message
-    assert os.path.exists(f"{out}.parts/journal.jsonl")
+    status = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert status.returncode == 1
+    assert "partial run" in status.stderr and "--resume" in status.stderr and "--overwrite" in status.stderr
+    assert journal.exists()
 
     # the command it printed finishes the job, as if never interrupted
-    assert main(command[1:]) == 0
-    assert out.read_text() == whole.read_text()
+    assert main(resume[1:]) == 0
+    assert out.read_bytes() == whole.read_bytes()
     assert not os.path.exists(f"{out}.parts")
 
 

@@ -1,0 +1,37 @@
+"""The command line's last line of defence, with faults put in by hand: an
+unexpected exception is one line (exit 1) unless --debug asks for its
+traceback; Ctrl-C is one line and exit 130."""
+
+from __future__ import annotations
+
+import pytest
+
+from prial.cli import main
+
+from ..test_cli_errors import one_error_line
+
+
+def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypatch, capsys):
+    from prial.cli import hands
+
+    def broken(rules):
+        raise RuntimeError("the tables are on fire")
+
+    monkeypatch.setattr(hands, "Evaluator", broken)
+    assert main(["rank", "3s 2h Ah"]) == 1
+    line = one_error_line(capsys)
+    assert "unexpected RuntimeError: the tables are on fire" in line and "--debug" in line
+    for argv in (["--debug", "rank", "3s 2h Ah"], ["rank", "3s 2h Ah", "--debug"]):
+        with pytest.raises(RuntimeError, match="on fire"):
+            main(argv)
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    from prial.cli import hands
+
+    def interrupted(rules):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(hands, "Evaluator", interrupted)
+    assert main(["rank", "3s 2h Ah"]) == 130
+    assert capsys.readouterr().err == "prial: interrupted\n"
