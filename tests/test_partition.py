@@ -75,6 +75,7 @@ def pareto_frontier(tuples: np.ndarray) -> np.ndarray:
     return frontier
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("n,k,count", [(13, 4, 200_200), (9, 3, 280), (15, 5, 1_401_400), (7, 2, 70),
                                        (12, 4, 15_400), (10, 3, 2_800)])
 def test_split_counts(n, k, count):

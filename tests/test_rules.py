@@ -44,6 +44,7 @@ def pack_hands(rules: Rules) -> np.ndarray:
     return np.array(list(itertools.combinations(range(rules.pack_size), 3)), dtype=np.uint8)
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("rules", NATURAL_RULESETS + WILD_RULESETS, ids=repr)
 def test_every_hand_matches_reference(rules):
     ev = prial.Evaluator(rules)
