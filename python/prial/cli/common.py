@@ -87,6 +87,22 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     )
 
 
+def rules_text(rules: Rules) -> str:
+    """The ruleset in a few words: its preset and what differs from it."""
+    preset = Rules(preset=rules.preset)
+    words = [rules.preset]
+    for name in ("ace_two_three", "top_prial", "wild_ties"):
+        if getattr(rules, name) != getattr(preset, name):
+            words.append(f"{name.replace('_', '-')} {getattr(rules, name)}")
+    if rules.lowball:
+        words.append("lowball")
+    if rules.wild:
+        words.append(f"wild {rules.wild}")
+    if rules.jokers:
+        words.append(f"{rules.jokers} joker{'s' if rules.jokers > 1 else ''}")
+    return ", ".join(words)
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]], out: TextIO | None = None) -> None:
     """A plain aligned text table (numbers right-aligned)."""
     out = out or sys.stdout

@@ -6,10 +6,10 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from ..cards import format_cards
+from ..cards import format_cards, parse_cards
 from ..errors import InvalidHandError
 from ..play import Player, equity, odds, percentile, showdown
-from .common import CHIPS, POSITIVE, SEED, add_rules_options, print_table, rules_from_args
+from .common import CHIPS, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, rules_text
 
 
 def cmd_showdown(args: argparse.Namespace) -> int:
@@ -42,7 +42,7 @@ def cmd_showdown(args: argparse.Namespace) -> int:
         if result.payouts is not None:
             row.append(result.payouts[h.id])
         rows.append(row)
-    headers = ["player", "cards", "hand", "", "role", "pot"] + (["payout"] if result.payouts is not None else [])
+    headers = ["player", "cards", "hand", "plays", "role", "result"] + (["payout"] if result.payouts is not None else [])
     print_table(headers, rows)
     print(f"\n{result.kind}: {_players(result.winners)} ({result.reason})")
     if result.cover is not None:
@@ -58,7 +58,15 @@ def _players(ids: Sequence[str]) -> str:
 
 def cmd_odds(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    table = odds(rules, cards=args.cards)
+    cards = args.cards or 3
+    if args.hand:
+        size = len(parse_cards(args.hand))
+        if size not in (3, 4, 5):
+            raise InvalidHandError(f"--hand {args.hand!r}: {size} cards; a hand has 3, 4 or 5")
+        if args.cards and args.cards != size:
+            raise InvalidHandError(f"--hand {args.hand!r} has {size} cards but --cards is {args.cards}")
+        cards = size
+    table = odds(rules, cards=cards)
     report: dict[str, object] = {"odds": table.to_dict()}
     if args.hand:
         report["equity"] = equity(args.hand, args.opponents, args.dead or (), rules,
@@ -67,7 +75,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"{args.cards}-card hands: {table.total:,} ({rules!r})")
+    best = "" if cards == 3 else ", each by its best three"
+    print(f"{cards}-card hands: {table.total:,} ({rules_text(rules)}{best})")
     print_table(["category", "count", "probability", "one in"],
                 [(r.category.label, r.count, f"{r.probability:.6%}",
                   f"{1 / r.probability:,.1f}" if r.probability else "-") for r in table])
@@ -103,8 +112,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "odds", help="exact category odds, equity and percentile",
         description="Exact count and probability of each category over every hand; with --hand, "
                     "its equity against random opponents and its percentile.")
-    odds.add_argument("--cards", type=int, choices=[3, 4, 5], default=3, help="cards per hand (default 3)")
-    odds.add_argument("--hand", help='a three-card hand for equity and percentile, e.g. "As Kd Qh"')
+    odds.add_argument("--cards", type=int, choices=[3, 4, 5],
+                      help="cards per hand (default 3, or as many as --hand holds)")
+    odds.add_argument("--hand", help='a hand of 3, 4 or 5 cards for equity and percentile, e.g. "As Kd Qh" '
+                                     '(4 and 5 cards: by the best three, against hands of as many cards)')
     odds.add_argument("--opponents", type=POSITIVE, default=1, help="random opponent hands (default 1)")
     odds.add_argument("--dead", help="cards known to be out of play")
     odds.add_argument("--samples", type=POSITIVE, help="sample this many deals instead of enumerating")
