@@ -80,3 +80,14 @@ def test_output_cut_short_by_a_pipe_ends_quietly(command):
     reader.wait(timeout=30)
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr and "Exception" not in done.stderr
     assert done.returncode in (0, 141)  # 0: all written before the reader left
+
+
+def test_messages_count_cards_from_1_and_say_what_was_read(capsys):
+    assert main(["rank", "Xx 2h Ah"]) == 2  # a typo for a card: X and x are two jokers
+    assert "expected 3 cards, got 4 (read as X1 X2 2h Ah)" in one_error_line(capsys)
+    assert main(["rank", "Zz 2h Ah"]) == 2
+    assert "card 1 ('Zz')" in one_error_line(capsys)
+    assert main(["rank", "3s 2h 3s"]) == 2
+    assert "duplicate card 3s: cards 1 and 3 of the hand" in one_error_line(capsys)
+    assert main(["best-of", "As Kd"]) == 2
+    assert "expected 3, 4 or 5 cards, got 2 (read as As Kd)" in one_error_line(capsys)

@@ -50,7 +50,7 @@ def test_parse_errors_name_the_card(text, needle):
 @pytest.mark.parametrize(
     "hand, needle",
     [
-        ("3s 3s Ah", "duplicate card 3s at positions 0 and 1"),
+        ("3s 3s Ah", "duplicate card 3s: cards 1 and 2 of the hand"),
         ("3s 2h", "expected 3 cards, got 2"),
         ("3s 2h Ah Kd", "expected 3 cards, got 4"),
         ([7, 2, 52], "joker X1 (index 52) but the rules have 0 joker(s)"),
@@ -79,10 +79,10 @@ def test_batch_errors_name_the_row():
     hands = np.array([[0, 1, 2], [4, 5, 6], [8, 8, 9], [60, 1, 2]], dtype=np.uint8)
     with pytest.raises(InvalidHandError) as info:
         prial.evaluate_batch(hands)
-    assert str(info.value) == "row 2: duplicate card 4c at positions 0 and 1"
+    assert str(info.value) == "row 2: duplicate card 4c: cards 1 and 2 of the hand"
     assert info.value.row == 2
     hands[2] = [8, 9, 10]
-    with pytest.raises(InvalidHandError, match=r"row 3: position 0: card index 60 is out of range \(0..51\)"):
+    with pytest.raises(InvalidHandError, match=r"row 3: card 1: card index 60 is out of range \(0..51\)"):
         prial.evaluate_batch(hands)
 
 
@@ -121,5 +121,5 @@ def test_every_byte_value_is_rejected_or_evaluated():
     """Hostile bytes never crash: every out-of-range value is named."""
     for value in range(52, 256):
         hands = np.array([[0, 1, 2], [3, value, 4]], dtype=np.uint8)
-        with pytest.raises(InvalidHandError, match=f"row 1: position 1: .*{value}"):
+        with pytest.raises(InvalidHandError, match=f"row 1: card 2: .*{value}"):
             prial.evaluate_batch(hands)

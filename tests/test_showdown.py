@@ -299,7 +299,7 @@ def test_batch_bad_arrays(change, message):
 def test_batch_bad_card_row_named():
     seer, seen = _split(50, 9)
     seer[31, 1] = 60
-    with pytest.raises(InvalidHandError, match="row 31: seer: position 1: card index 60"):
+    with pytest.raises(InvalidHandError, match="row 31: seer: card 2: card index 60"):
         prial.showdown_batch(seer, seen)
 
 

@@ -42,12 +42,12 @@ std::vector<Card> cards_from(const py::handle& value) {
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
     if (PyBool_Check(item) || !PyIndex_Check(item)) {
-      throw InvalidHand("position " + std::to_string(i) + ": expected a card index, got " +
+      throw InvalidHand("card " + std::to_string(i + 1) + ": expected a card index, got " +
                         std::string(Py_TYPE(item)->tp_name));
     }
     const Py_ssize_t v = PyNumber_AsSsize_t(item, nullptr);  // clips huge values, never fails
     if (v < 0 || v >= kMaxPack) {
-      throw InvalidHand("position " + std::to_string(i) + ": card index " + py::str(item).cast<std::string>() +
+      throw InvalidHand("card " + std::to_string(i + 1) + ": card index " + py::str(item).cast<std::string>() +
                         " is out of range (0..54)");
     }
     cards[static_cast<std::size_t>(i)] = static_cast<Card>(v);

@@ -195,7 +195,8 @@ BestKey BestOfTable::key(const Card* cards, std::size_t width, const std::string
 
 BestChoice BestOfTable::choose(const Card* cards, std::size_t width, const std::string& where) const {
   if (width < 3 || width > 5) {
-    throw InvalidHand(prefixed(where, "expected 3, 4 or 5 cards, got " + std::to_string(width)));
+    throw InvalidHand(prefixed(where, "expected 3, 4 or 5 cards, got " + std::to_string(width) +
+                                          (width ? read_as(cards, width) : std::string())));
   }
   validate_hand(cards, width, pack_size(), where);
   // At most ten threes: a direct search is as fast as the tables here and

@@ -215,22 +215,33 @@ std::vector<Card> parse_cards(std::string_view text) {
   return cards;
 }
 
+std::string read_as(const Card* cards, std::size_t count) {
+  constexpr std::size_t kShown = 15;
+  std::string out = " (read as";
+  for (std::size_t i = 0; i < count && i < kShown; ++i) {
+    // An index past the pack (from an array) is shown as the number it is.
+    out += ' ' + (cards[i] < kMaxPack ? format_card(cards[i]) : "index " + std::to_string(cards[i]));
+  }
+  return out + (count > kShown ? " ...)" : ")");
+}
+
 std::string hand_problem(const Card* cards, std::size_t count, int pack_size) {
   for (std::size_t i = 0; i < count; ++i) {
     const int c = cards[i];
     if (c >= pack_size) {
+      // Cards are counted from 1 in every message, as the text parser's are.
       if (c >= kFirstJoker && c < kMaxPack) {
-        return "position " + std::to_string(i) + ": joker " + format_card(c) + " (index " +
+        return "card " + std::to_string(i + 1) + ": joker " + format_card(c) + " (index " +
                std::to_string(c) + ") but the rules have " +
                std::to_string(pack_size - kStandardPack) + " joker(s)";
       }
-      return "position " + std::to_string(i) + ": card index " + std::to_string(c) +
+      return "card " + std::to_string(i + 1) + ": card index " + std::to_string(c) +
              " is out of range (0.." + std::to_string(pack_size - 1) + ")";
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (cards[j] == c) {
-        return "duplicate card " + format_card(c) + " at positions " + std::to_string(j) +
-               " and " + std::to_string(i);
+        return "duplicate card " + format_card(c) + ": cards " + std::to_string(j + 1) + " and " +
+               std::to_string(i + 1) + " of the hand";
       }
     }
   }

@@ -11,7 +11,7 @@ namespace prial {
 std::uint32_t Evaluator::slot(const Card* cards, std::size_t count, const std::string& where) const {
   if (count != 3) {
     throw InvalidHand((where.empty() ? std::string() : where + ": ") + "expected 3 cards, got " +
-                      std::to_string(count));
+                      std::to_string(count) + (count ? read_as(cards, count) : std::string()));
   }
   validate_hand(cards, count, table_->pack_size(), where);
   int s[3] = {cards[0], cards[1], cards[2]};

@@ -85,8 +85,8 @@ std::vector<Card> unseen_cards(int pack_size, const Card* hand, std::size_t hand
   known.insert(known.end(), dead, dead + dead_count);
   const std::string problem = hand_problem(known.data(), known.size(), pack_size);
   if (!problem.empty()) {
-    throw InvalidHand("hand and dead cards (hand positions 0.." + std::to_string(hand_size - 1) +
-                      ", then dead): " + problem);
+    throw InvalidHand("hand and dead cards (cards 1.." + std::to_string(hand_size) +
+                      " the hand, then the dead): " + problem);
   }
   const std::uint64_t taken = mask_of(known.data(), static_cast<int>(known.size()));
   std::vector<Card> unseen;

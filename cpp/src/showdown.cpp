@@ -110,8 +110,8 @@ std::string explain_showdown_row(int pack_size, const Card* seer, const Card* se
   for (std::size_t i = 0; i < width; ++i) {
     for (std::size_t j = 0; j < width; ++j) {
       if (a[i] == b[j]) {
-        return where + "card " + format_card(a[i]) + " is in both hands (seer position " +
-               std::to_string(i) + ", seen position " + std::to_string(j) + ")";
+        return where + "card " + format_card(a[i]) + " is in both hands (card " + std::to_string(i + 1) +
+               " of the seer's, card " + std::to_string(j + 1) + " of the seen's)";
       }
     }
   }

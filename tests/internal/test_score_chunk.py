@@ -49,7 +49,7 @@ def test_column_parser_agrees_with_parse_cards():
         ("X1 X1 2c", 5, 2, "card 2 ('X1'): joker X1 appears twice"),
         ("X X X X", 6, 4, "card 4 ('X'): more than three jokers"),
         ("Ah Kh Qh Jh Th 9h", 7, 6, "card 6 ('9h'): more than 5 cards"),
-        ("Ah Kh Ah", 8, 3, "duplicate card Ah at positions 0 and 2"),
+        ("Ah Kh Ah", 8, 3, "duplicate card Ah: cards 1 and 3 of the hand"),
         ("X Ah 2c", 9, 1, "joker X1 (index 52) but the rules have 0 joker(s)"),
     ],
 )

@@ -61,6 +61,9 @@ std::vector<Card> parse_cards(std::string_view text);
 // formatting then parsing gives back the same indices.
 std::string format_card(int card);
 std::string format_cards(const Card* cards, std::size_t count);
+// " (read as 3s 2h X1 X2)": what a hand of the wrong size was read as, for
+// its error message (a typo such as "Xx" is two jokers); the first 15 cards.
+std::string read_as(const Card* cards, std::size_t count);
 
 // The rank character used in descriptions ("2".."9", "T", "J", "Q", "K", "A").
 char rank_char(int rank) noexcept;

@@ -32,7 +32,7 @@ class Evaluator {
   std::size_t evaluate_batch(const Card* hands, std::size_t rows, Strength* out, int threads,
                              const CancelFlag* cancel = nullptr) const;
 
-  // "row 17: duplicate card 7h at positions 0 and 2".
+  // "row 17: duplicate card 7h: cards 1 and 3 of the hand".
   std::string explain_row(const Card* hands, std::size_t row, std::size_t width) const;
 
  private:

@@ -109,8 +109,8 @@ std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const 
 enum class ShowdownSide : std::uint8_t { Seer, Seen };
 
 // Why row `row` of a (seer, seen) batch of `width`-card hands is invalid
-// ("" if it is valid): "row 17: seer: duplicate card 7h at positions 0 and 2",
-// "row 3: card 7h is in both hands (seer position 0, seen position 2)".
+// ("" if it is valid): "row 17: seer: duplicate card 7h: cards 1 and 3 of the hand",
+// "row 3: card 7h is in both hands (card 1 of the seer's, card 3 of the seen's)".
 // `side`, if given, is set to whose hand it is.
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
                                  std::size_t width, ShowdownSide* side = nullptr);
