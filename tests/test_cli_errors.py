@@ -91,3 +91,9 @@ def test_messages_count_cards_from_1_and_say_what_was_read(capsys):
     assert "duplicate card 3s: cards 1 and 3 of the hand" in one_error_line(capsys)
     assert main(["best-of", "As Kd"]) == 2
     assert "expected 3, 4 or 5 cards, got 2 (read as As Kd)" in one_error_line(capsys)
+
+
+def test_showdown_errors_speak_of_the_game_not_of_python_arguments(capsys):
+    assert main(["showdown", "3s 2h Ah", "Kd Kh 4c", "7s 7h Qc", "--seer", "1"]) == 2
+    line = one_error_line(capsys)
+    assert "without a seer, the showdown is an agreed one" in line and "=None" not in line

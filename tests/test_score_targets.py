@@ -129,3 +129,21 @@ def test_a_strict_failure_leaves_nothing_behind(log, tmp_path, capsys):
     assert main(["score", str(log), "-o", str(out), "--strict"]) == 2
     assert "row " in capsys.readouterr().err
     assert sorted(os.listdir(tmp_path)) == ["deals.csv"]
+
+
+@pytest.mark.parametrize("name, argv, made", [
+    ("hands.txt", ["--format", "csv"], "hands.scored.csv"),
+    ("deals.csv", ["--output-format", "jsonl"], "deals.scored.jsonl"),
+    ("deals.ndjson", [], "deals.scored.ndjson"),
+])
+def test_the_default_output_has_an_extension_that_names_its_format(log, tmp_path, capsys, name, argv, made):
+    text = log.read_text()
+    if name.endswith("json"):
+        import csv as csv_module
+        import json
+
+        with open(log, newline="") as f:
+            text = "".join(json.dumps(row) + "\n" for row in csv_module.DictReader(f))
+    (tmp_path / name).write_text(text)
+    assert main(["score", str(tmp_path / name), *argv]) == 0
+    assert (tmp_path / made).exists(), sorted(p.name for p in tmp_path.iterdir())

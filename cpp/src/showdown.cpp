@@ -391,7 +391,7 @@ ShowdownOutcome decide_showdown(const Evaluator& ev, const BestOfTable& table, c
     }
     if (contenders.size() != 2) {
       throw InvalidShowdown("a see is between two players; " + std::to_string(contenders.size()) +
-                            " are in the pot (use seer=None for an agreed showdown)");
+                            " are in the pot (without a seer, the showdown is an agreed one)");
     }
     const std::size_t seen = contenders[0] == seer ? contenders[1] : contenders[0];
     if (players[seen].blind && !players[seer].blind) {

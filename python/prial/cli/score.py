@@ -44,12 +44,14 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def interrupted_state(args: argparse.Namespace) -> str:
     """What an interrupted job left, and how to go on, in one line."""
+    from ..score.formats import detect_format
     from ..score.job import default_output
     from ..score.parts import Journal
 
     if args.engine == "dask":
         return "nothing is kept of a Dask job; run it again"
-    journal = Journal.for_output(args.output or default_output(args.input))
+    fmt = args.output_format or detect_format(args.input, args.format)
+    journal = Journal.for_output(args.output or default_output(args.input, fmt))
     rows = journal.committed_rows()
     argv = [a for a in args.argv if a not in ("--resume", "--overwrite")]
     return (f"{rows:,} input rows committed in {journal.dir}; continue with: "

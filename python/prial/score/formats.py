@@ -15,6 +15,11 @@ _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jsonl": "
              ".ndjson": "jsonl", ".json": "jsonl"}
 
 
+def format_of_suffix(suffix: str) -> str | None:
+    """The format a file extension (".csv") names, if any."""
+    return _SUFFIXES.get(suffix.lower())
+
+
 def detect_format(path: str | os.PathLike, explicit: str | None = None) -> str:
     if explicit:
         if explicit not in FORMATS:

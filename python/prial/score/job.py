@@ -5,16 +5,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .formats import detect_format
+from .formats import detect_format, format_of_suffix
 from .local_engine import score_local
 from .progress import Progress
 from .targets import check_targets
 from .types import ENGINES, ScoreError, ScoreOptions, ScoreSummary
 
 
-def default_output(input_path: str) -> str:
+def default_output(input_path: str, fmt: str) -> str:
+    """INPUT.scored.EXT, EXT the input's own extension if it names ``fmt``
+    (the output's format), else that format's (``hands.txt`` read as CSV
+    gives ``hands.scored.csv``)."""
     path = Path(input_path)
-    return str(path.with_name(path.stem + ".scored" + path.suffix))
+    suffix = path.suffix if format_of_suffix(path.suffix) == fmt else f".{fmt}"
+    return str(path.with_name(path.stem + ".scored" + suffix))
 
 
 def score_file(
@@ -46,8 +50,8 @@ def score_file(
     """
     options = options or ScoreOptions()
     input = str(input)
-    output = str(output) if output is not None else default_output(input)
     fmt_in = detect_format(input, input_format)
+    output = str(output) if output is not None else default_output(input, output_format or fmt_in)
     fmt_out = detect_format(output, output_format)
     if engine not in ENGINES:
         raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
