@@ -54,6 +54,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def entry() -> NoReturn:
+    """The ``prial`` command: main(), then exit.  After Ctrl-C the process
+    ends at once: native and Arrow threads still at work must not be torn
+    down by the interpreter's shutdown (a crash or a hang at exit was seen
+    after a SIGINT in the middle of ``prial score``)."""
+    code = main()
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = run(argv)
