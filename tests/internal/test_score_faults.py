@@ -134,5 +134,6 @@ def test_killed_while_removing_its_parts_then_resume(log, reference, tmp_path, m
         job.score_file(str(log), str(out), options=options)
     monkeypatch.undo()
     summary = job.score_file(str(log), str(out), options=options, resume=True)
-    assert summary.complete
+    assert summary.complete and summary.already_complete
     assert out.read_bytes() == reference["parquet"]["out"].read_bytes()
+    assert not Path(f"{out}.parts").exists()  # the rest of the clean-up is done

@@ -65,6 +65,7 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
         done_before = summary_of_complete_job(output, errors, job)
         if done_before is not None:
             reader.close()
+            journal.remove()  # what a kill during the last clean-up left
             return dataclasses.replace(done_before, already_complete=True)
     entries = journal.start(job, resume)
     resumed_rows = entries[-1]["rows_end"] if entries else 0
