@@ -1,9 +1,8 @@
 """prial score's internals: the native text-column parser against
-parse_cards, its statuses and reasons, and the progress bar."""
+parse_cards, its statuses and reasons."""
 
 from __future__ import annotations
 
-import io
 import random
 
 import pyarrow as pa
@@ -69,20 +68,3 @@ def test_column_parser_jokers_in_pack():
     _, counts, status, _ = parse_text_cards(pa.array(["X Ah 2c", "Joker X2 3d"]), 54)
     assert status.tolist() == [0, 0] and counts.tolist() == [3, 3]
 
-
-# ---- a random deal log and a deliberately simple reference ----
-
-
-def test_progress_bar_on_a_terminal_only():
-
-    from prial.score.progress import Progress
-
-    quiet = io.StringIO()  # not a terminal
-    Progress(total=100, stream=quiet).update(50, force=True)
-    assert quiet.getvalue() == ""
-    shown = io.StringIO()
-    bar = Progress(total=100, stream=shown, enabled=True)
-    bar.update(50, force=True)
-    assert "50%" in shown.getvalue() and "rows/s" in shown.getvalue() and "ETA" in shown.getvalue()
-    bar.finish(100)
-    assert shown.getvalue().endswith("\n") and "100%" in shown.getvalue()

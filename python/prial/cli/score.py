@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..score.formats import FORMATS
+from ..score.progress import MODES, Progress
 from ..score.types import ENGINES
 from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
 
@@ -25,7 +26,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         summary = score_file(args.input, args.output, options=options, input_format=args.format,
                              output_format=args.output_format, errors=args.errors, resume=args.resume,
                              overwrite=args.overwrite, engine=args.engine, scheduler=args.scheduler,
-                             workers=args.workers)
+                             workers=args.workers, progress=Progress(args.progress))
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
@@ -109,6 +110,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     score.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     score.add_argument("--workers", type=POSITIVE, default=2, help="worker processes of the local Dask cluster (default 2)")
     score.add_argument("--json", action="store_true", help="print the summary as JSON")
+    score.add_argument("--progress", choices=MODES, default="auto",
+                       help="on stderr: a bar redrawn in place, a line every few seconds (log), or none; "
+                            "auto (the default) is the bar on a terminal and the log elsewhere")
     add_rules_options(score)
     score.set_defaults(func=cmd_score)
 

@@ -32,6 +32,7 @@ from .columns import DEAL_COLUMN
 from .formats import line_offset
 from .io import InputReader
 from .parts import Journal, OutputWriter, assemble, read_arrow
+from .progress import Progress
 from .types import ScoreError, ScoreOptions, ScoreSummary
 
 _STATS_META = pd.DataFrame({
@@ -83,15 +84,16 @@ def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptio
     })
 
 
-def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str) -> list[dict]:
+def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str, progress: Progress) -> list[dict]:
     """Journal entries of the partitions, in order, writing each part to the
     output as soon as it and those before it are done (the cluster scores
     the next partitions meanwhile)."""
     writer = OutputWriter(output, fmt_out)
     entries: list[dict] = []
     rows = 0
+    progress.begin("scoring", unit="partitions", total=len(futures))
     try:
-        for future in futures:
+        for done, future in enumerate(futures, 1):
             s = future.result().iloc[0]
             entries.append({
                 "part": int(s.part), "rows_start": rows, "rows_end": rows + int(s.rows),
@@ -101,6 +103,7 @@ def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str) 
             })
             rows += int(s.rows)
             writer.put(read_arrow(journal.part_path(int(s.part))))
+            progress.update(rows, done)
     except BaseException:
         for future in futures:
             future.cancel()
@@ -112,7 +115,7 @@ def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str) 
 
 
 def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
-               errors: str | None, scheduler: str | None, workers: int) -> ScoreSummary:
+               errors: str | None, scheduler: str | None, workers: int, progress: Progress | None) -> ScoreSummary:
     """Scores a Parquet or CSV log on a Dask cluster (``scheduler``, e.g.
     ``tcp://host:8786``, or a LocalCluster of ``workers`` processes).
     Called by ``score_file(..., engine="dask")``."""
@@ -144,12 +147,15 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
                 meta=_STATS_META, enforce_metadata=False,
             )
             futures = client.compute(scored.to_delayed())
-            entries = _write_in_order(futures, journal, output, fmt_out)
+            entries = _write_in_order(futures, journal, output, fmt_out, progress or Progress("none"))
     except BaseException:
         journal.remove()  # a Dask job is rerun from the start, never resumed: nothing to keep
         raise
     finally:
         if cluster is not None:
             cluster.close()
-    return assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started, job=job,
-                    engine="dask")
+    summary = assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started, job=job,
+                       engine="dask")
+    if progress is not None:
+        progress.finish(summary.rows_in)
+    return summary

@@ -61,6 +61,10 @@ class InputReader:
         self._file = None
         self._order: list[str] | None = None  # JSON: the columns in the file's order
         self._by_rows_from: int | None = None  # JSON: read row by row from this row on (prial.score.typed)
+        # How far tables() has gone: rows handed out, and rows and bytes
+        # pulled from the file (see done()).
+        self._rows_given = self._rows_read = 0
+        self._bytes_read = 0.0
         if not os.path.exists(self.path):
             raise ScoreError(f"no such input file: {self.path}", status=1)
         self.size = os.path.getsize(self.path)
@@ -122,26 +126,52 @@ class InputReader:
         known = _known_types(first, pa.bool_())
         return pa.schema([(name, known.get(name) or _python_type(value)) for name, value in first.items()])
 
-    def _json_batches(self) -> Iterator[pa.RecordBatch]:
+    def _json_batches(self) -> Iterator[tuple[pa.RecordBatch, float]]:
         """Arrow's reader while it can, then the rest row by row."""
         rows = 0
         if self._by_rows_from is None:
             try:
-                for batch in self._open_text():
+                for batch, end in self._block_ends(self._open_text()):
                     batch = batch.select(self._order) if self._order else batch
                     rows += batch.num_rows
-                    yield with_no_problems(batch.cast(self.schema) if batch.schema != self.schema else batch)
+                    yield with_no_problems(batch.cast(self.schema) if batch.schema != self.schema else batch), end
                 return
             except (pa.ArrowInvalid, ScoreError):
                 pass  # a value of the wrong type
         self._open_text_file()
-        yield from json_rows(self._file, self.schema, rows)
+        file = self._file
+        for batch in json_rows(file, self.schema, rows):
+            yield batch, file.tell()  # read line by line: the position is exact
 
-    def fraction_read(self) -> float | None:
-        """How far into the file the reader is (text formats), for the ETA."""
-        if self._file is None or self.size == 0:
-            return None
-        return min(1.0, self._file.tell() / self.size)
+    def _block_ends(self, batches: Iterable[pa.RecordBatch]) -> Iterator[tuple[pa.RecordBatch, float]]:
+        """Each batch of Arrow's CSV or JSON reader with the byte its block
+        ends at.  They parse a block (``BLOCK_BYTES``) a batch, and read
+        ahead of what they have handed out, so the file's own position
+        says little; it is still a bound."""
+        end = 0
+        for batch in batches:
+            end = min(end + BLOCK_BYTES, self.size)
+            yield batch, min(end, self._file.tell()) if self._file is not None else end
+
+    @property
+    def unit(self) -> str:
+        """What ``done()`` and ``total`` count: rows of Parquet, which says
+        how many it holds; bytes of text, which does not."""
+        return "rows" if self.fmt == "parquet" else "bytes"
+
+    @property
+    def total(self) -> float:
+        return float(self.total_rows if self.fmt == "parquet" and self.total_rows is not None else self.size)
+
+    def done(self) -> float:
+        """How far the rows handed out by tables() reach into the file, in
+        ``unit``s; for text, the bytes of the blocks read so far in
+        proportion to the rows of them handed out."""
+        if self.fmt == "parquet":
+            return float(self._rows_given)
+        if not self._rows_read:
+            return 0.0
+        return self._bytes_read * min(1.0, self._rows_given / self._rows_read)
 
     def _batches(self, skip: int) -> Iterator[pa.RecordBatch]:
         if self.fmt == "parquet":
@@ -156,18 +186,18 @@ class InputReader:
             # One reader per row group: a reader over many row groups keeps
             # every pre-buffered row group's bytes until it ends (memory
             # would grow with the file).
-            batches = (batch for group in groups
-                       for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group],
-                                                               columns=self.columns))
-        elif self.fmt == "jsonl":
-            batches = self._json_batches()
-            if self.columns:
-                batches = (batch.select(self.columns) for batch in batches)
+            # Parquet's progress counts rows: no end byte to carry.
+            batches: Iterator[tuple[pa.RecordBatch, float]] = (
+                (batch, 0.0) for group in groups
+                for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group],
+                                                        columns=self.columns))
         else:
-            batches = self._open_text()
+            batches = self._json_batches() if self.fmt == "jsonl" else self._block_ends(self._open_text())
             if self.columns:
-                batches = (batch.select(self.columns) for batch in batches)
-        for batch in batches:
+                batches = ((batch.select(self.columns), end) for batch, end in batches)
+        for batch, end in batches:
+            self._rows_read += batch.num_rows
+            self._bytes_read = end
             if skip >= batch.num_rows:
                 skip -= batch.num_rows
                 continue
@@ -180,16 +210,19 @@ class InputReader:
         starting after the first ``skip`` rows."""
         pending: list[pa.RecordBatch] = []
         held = 0
+        self._rows_given = skip
         try:
             for batch in self._batches(skip):
                 pending.append(batch)
                 held += batch.num_rows
                 while held >= self.chunk_rows:
                     table = pa.Table.from_batches(pending)
+                    self._rows_given += self.chunk_rows
                     yield table.slice(0, self.chunk_rows)
                     rest = table.slice(self.chunk_rows)
                     pending, held = rest.to_batches(), rest.num_rows
             if held:
+                self._rows_given += held
                 yield pa.Table.from_batches(pending)
         except pa.ArrowInvalid as exc:
             raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None

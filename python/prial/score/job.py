@@ -47,6 +47,8 @@ def score_file(
     ``engine="local"``: this process, native threads, resumable.
     ``engine="dask"``: Dask partitions on ``scheduler`` (an address such as
     ``tcp://host:8786``) or on a LocalCluster of ``workers`` processes.
+    ``progress``: where to show how far the job is (``Progress("bar")``,
+    ``Progress("log")``, from ``prial.score.progress``); nothing by default.
     """
     options = options or ScoreOptions()
     input = str(input)
@@ -62,5 +64,5 @@ def score_file(
         if resume:
             raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")
 
-        return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers)
+        return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers, progress)
     return score_local(input, output, fmt_in, fmt_out, options, errors, resume, progress)

@@ -40,13 +40,19 @@ def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Tabl
         yield carry
 
 
-def split_deals(input: str, fmt: str, chunk_rows: int) -> pa.Array:
+def split_deals(input: str, fmt: str, chunk_rows: int, progress: Progress) -> pa.Array:
     """A first pass over the deal ids alone: the deals whose rows are not
     consecutive anywhere in the log, so that no part of one is adjudicated
     as if it were the whole deal."""
     reader = InputReader(input, fmt, chunk_rows, columns=[DEAL_COLUMN])
+    progress.begin("checking deal order", unit=reader.unit, total=reader.total)
+    runs, rows = [], 0
     try:
-        return repeated_ids([run_ids(table[DEAL_COLUMN].combine_chunks()) for table in reader.tables()])
+        for table in reader.tables():
+            runs.append(run_ids(table[DEAL_COLUMN].combine_chunks()))
+            rows += table.num_rows
+            progress.update(rows, reader.done())
+        return repeated_ids(runs)
     finally:
         reader.close()
 
@@ -69,9 +75,10 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
             return dataclasses.replace(done_before, already_complete=True)
     entries = journal.start(job, resume)
     resumed_rows = entries[-1]["rows_end"] if entries else 0
-    progress = progress or Progress(reader.total_rows)
+    progress = progress or Progress("none")
     deal_log = DEAL_COLUMN in reader.schema.names
-    split = split_deals(input, fmt_in, options.chunk_rows) if deal_log else None
+    split = split_deals(input, fmt_in, options.chunk_rows, progress) if deal_log else None
+    progress.begin("scoring", unit=reader.unit, total=reader.total, resumed_rows=resumed_rows)
     offset = line_offset(fmt_in)
     done = resumed_rows
     writer = OutputWriter(output, fmt_out)
@@ -83,7 +90,7 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
             entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
             writer.put(result.table)
             done += chunk.num_rows
-            progress.update(done, reader.fraction_read())
+            progress.update(done, reader.done())
         if not entries:  # an empty log still gets an output with its columns
             result = score_table(reader.schema.empty_table(), 0, options, offset)
             entries.append(journal.commit(0, result, 0, 0))

@@ -1,5 +1,16 @@
-"""A one-line progress bar on stderr (rows, rows/s, ETA), silent when the
-stream is not a terminal."""
+"""How far a scoring job is, on stderr.
+
+Three ways of showing it (``MODES``): a bar redrawn in place, for a
+terminal; a line every few seconds, for a log file or a CI job, where
+carriage returns would pile up; or nothing.  ``auto`` is the bar on a
+terminal and the lines elsewhere.
+
+How far is measured in what the job can know in advance: bytes read for
+CSV and JSON Lines (their row count is unknown until the end), rows for
+Parquet (its footer has the count), partitions for the Dask engine.  The
+time left counts only this run's pace, so a resumed job's ETA is not
+flattered by the rows an earlier run did.
+"""
 
 from __future__ import annotations
 
@@ -7,52 +18,105 @@ import sys
 import time
 from typing import TextIO
 
+MODES = ("auto", "bar", "log", "none")
+LOG_INTERVAL = 5.0  # seconds between two lines of the log mode
+
 
 class Progress:
+    """``update`` as work is done, ``finish`` once at the end."""
+
     WIDTH = 24
-    INTERVAL = 0.2  # seconds between redraws
+    BAR_INTERVAL = 0.2  # seconds between redraws of the bar
 
-    def __init__(self, total: int | None = None, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+    def __init__(self, mode: str = "auto", stream: TextIO | None = None, *, interval: float | None = None,
+                 label: str = "prial score") -> None:
+        if mode not in MODES:
+            raise ValueError(f"progress mode must be one of {', '.join(MODES)}; got {mode!r}")
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.total = total
-        self.start = time.perf_counter()
-        self._drawn = 0.0
+        if mode == "auto":
+            mode = "bar" if self.stream.isatty() else "log"
+        self.mode = mode
+        self.label = label
+        self.interval = interval if interval is not None else (self.BAR_INTERVAL if mode == "bar" else LOG_INTERVAL)
+        self._drawn = False
+        self.begin()
 
-    def update(self, rows: int, fraction: float | None = None, force: bool = False) -> None:
-        """``rows`` done so far; ``fraction`` of the work done when the total
-        row count is unknown (e.g. bytes read of a CSV)."""
-        if not self.enabled:
+    def begin(self, stage: str = "", *, unit: str = "rows", total: float | None = None,
+              resumed_rows: int = 0) -> None:
+        """A stage of the job (its name, shown unless empty); what its
+        fraction counts (``unit``: rows, bytes or partitions), how many
+        there are, and the rows an earlier run already did."""
+        if self.mode == "bar" and self._drawn:
+            self.stream.write("\n")  # the bar of the stage before stays on screen
+        self.stage, self.unit, self.total, self._resumed = stage, unit, total, resumed_rows
+        self._drawn = False
+        self.start = self._shown = time.perf_counter()
+
+    def update(self, rows: int, done: float | None = None, *, force: bool = False) -> None:
+        """``rows`` scored so far, and ``done`` of the total counted in the
+        unit given to ``begin`` (rows when not given)."""
+        if self.mode == "none":
             return
         now = time.perf_counter()
-        if not force and now - self._drawn < self.INTERVAL:
+        if not force and now - self._shown < self.interval:
             return
-        self._drawn = now
-        elapsed = now - self.start
-        if fraction is None and self.total:
-            fraction = rows / self.total
-        rate = rows / elapsed if elapsed > 0 else 0.0
-        line = f"{rows:,} rows  {_si(rate)} rows/s"
-        if fraction:
-            fraction = min(fraction, 1.0)
-            filled = int(fraction * self.WIDTH)
-            eta = elapsed * (1 - fraction) / fraction
-            line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {fraction:4.0%}  {line}  ETA {_clock(eta)}"
-        self.stream.write("\r" + line + " " * 4)
-        self.stream.flush()
+        self._shown = now
+        self._show(self._line(rows, rows if done is None else done, now - self.start))
 
     def finish(self, rows: int) -> None:
-        if self.enabled:
-            self.update(rows, 1.0 if self.total or rows else None, force=True)
+        if self.mode == "none":
+            return
+        elapsed = time.perf_counter() - self.start
+        if self.mode == "bar":
+            self._show(self._line(rows, self.total or 0, elapsed))
             self.stream.write("\n")
-            self.stream.flush()
+        else:
+            self._show(f"{self.label}: done, {rows:,} rows in {elapsed:.1f} s")
+        self.stream.flush()
+
+    def _line(self, rows: int, done: float, elapsed: float) -> str:
+        rate = f"{_si((rows - self._resumed) / elapsed if elapsed > 0 else 0.0)} rows/s"
+        label = f"{self.label}: {self.stage}" if self.stage else self.label
+        stage = f"{self.stage} " if self.stage else ""
+        if not self.total:
+            return f"{stage}{rows:,} rows  {rate}" if self.mode == "bar" else f"{label}: {rows:,} rows, {rate}"
+        fraction = min(done / self.total, 1.0)
+        # This run's pace: the part of ``done`` an earlier run did is in
+        # proportion to its rows.
+        ours = done * (1 - self._resumed / rows) if rows else 0.0
+        eta = "ETA " + (_clock(elapsed * max(self.total - done, 0.0) / ours) if ours > 0 else "-:--:--")
+        if self.mode == "bar":
+            filled = int(fraction * self.WIDTH)
+            return (f"{stage}[{'#' * filled}{'.' * (self.WIDTH - filled)}] {fraction:4.0%}  "
+                    f"{rows:,} rows  {rate}  {eta}")
+        return f"{label}: {fraction:.0%} of {self._amount(self.total)}, {rows:,} rows, {rate}, {eta}"
+
+    def _amount(self, total: float) -> str:
+        if self.unit == "bytes":
+            return f"{_bytes(total)} read"
+        return f"{total:,.0f} {self.unit}"
+
+    def _show(self, line: str) -> None:
+        self._drawn = True
+        if self.mode == "bar":
+            self.stream.write("\r" + line + " " * 4)
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
 
 
 def _si(value: float) -> str:
     for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if value >= scale:
-            return f"{value / scale:.2f}{unit}"
+            return f"{value / scale:.3g}{unit}"
     return f"{value:.0f}"
+
+
+def _bytes(value: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.2f} {unit}"
+    return f"{value:.0f} B"
 
 
 def _clock(seconds: float) -> str:
