@@ -61,6 +61,18 @@ def test_a_missing_file_is_one_line_and_exit_1(tmp_path, capsys):
     assert f"{missing}: No such file or directory" in one_error_line(capsys)
 
 
+@pytest.mark.parametrize("flag", ["--tls-cert", "--tls-key", "--tls-client-ca", "--auth-token-file"])
+def test_a_file_serve_cannot_read_is_one_line_and_exit_1(tmp_path, capsys, flag):
+    present = tmp_path / "present.pem"
+    present.write_text("not read: another file is missing\n")
+    missing = tmp_path / "missing.pem"
+    files = {"--tls-cert": present, "--tls-key": present} if flag != "--auth-token-file" else {}
+    files[flag] = missing
+    argv = ["serve", "--port", "0", *(str(part) for item in files.items() for part in item)]
+    assert main(argv) == 1
+    assert one_error_line(capsys) == f"prial: error: {flag} {missing}: cannot read it (No such file or directory)\n"
+
+
 def test_a_missing_extra_says_what_to_install(tmp_path, monkeypatch, capsys):
     log = tmp_path / "log.csv"
     assert main(["sample", "--deals", "3", "-o", str(log)]) == 0

@@ -174,16 +174,27 @@ def test_a_missing_tls_file_is_found_before_forking(tmp_path):
     key.write_text("not read: the certificate is missing\n")
     missing = tmp_path / "no-cert.pem"
     done = _serve("--port", "0", "--processes", "2", "--tls-cert", str(missing), "--tls-key", str(key))
-    assert done.returncode == 2  # prial's exit status for a ConfigurationError
+    assert done.returncode == 1  # a file that will not do is a run-time failure
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"prial: error: --tls-cert {missing}: cannot read it")
 
 
-def test_a_child_start_up_failure_reaches_the_parent(tmp_path):
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_a_child_start_up_failure_reaches_the_parent(tmp_path, processes):
     """A token file is readable (checked before forking) but holds no token:
-    the children find out, and the supervisor prints what they said."""
+    the children find out, and the supervisor prints what they said, with
+    the exit status of a file at fault."""
     tokens = tmp_path / "tokens"
     tokens.write_text("# no token yet\n")
-    done = _serve("--port", "0", "--processes", "2", "--auth-token-file", str(tokens))
-    assert done.returncode == 2
+    done = _serve("--port", "0", "--processes", processes, "--auth-token-file", str(tokens))
+    assert done.returncode == 1
     assert done.stderr == f"prial: error: --auth-token-file {tokens} holds no token\n"
+
+
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_options_that_cannot_go_together_are_bad_input(tmp_path, processes):
+    cert = tmp_path / "cert.pem"
+    cert.write_text("not read: the key is missing\n")
+    done = _serve("--port", "0", "--processes", processes, "--tls-cert", str(cert))
+    assert done.returncode == 2
+    assert done.stderr == "prial: error: --tls-cert and --tls-key go together\n"

@@ -39,7 +39,13 @@ class InvalidShowdownError(InvalidHandError):
 class ConfigurationError(Exception):
     """A setup that cannot work: a TLS or token file that is missing,
     unreadable or empty, options that must go together.  The message names
-    the option and the file."""
+    the option and the file; ``file`` is the file at fault, None when the
+    options themselves are (``prial serve`` exits 1 for the one, 2 for the
+    other)."""
+
+    def __init__(self, message: str, file: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
 
 
 class CancelledError(Exception):

@@ -89,8 +89,10 @@ def run(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("prial: interrupted", file=sys.stderr)
         return 130
-    except (InvalidHandError, ConfigurationError) as exc:
+    except InvalidHandError as exc:
         return error(str(exc), 2)
+    except ConfigurationError as exc:  # a file at fault is a run-time failure, options are input
+        return error(str(exc), 1 if exc.file else 2)
     except Exception as exc:  # noqa: BLE001 - one line, not a traceback
         if args.debug:
             raise

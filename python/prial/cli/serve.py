@@ -14,8 +14,9 @@ from .common import PORT, POSITIVE, seconds, whole
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Exit 0 after a SIGTERM/SIGINT drained every process, 1 if one did not
-    stop cleanly or the server cannot listen (one line on stderr), 2 for a
-    configuration error (``prial``'s handler, one line)."""
+    stop cleanly, the server cannot listen or a file an option names will
+    not do (one line on stderr), 2 for options that cannot go together
+    (``prial``'s handler, one line)."""
     from ..service.lifecycle import StartupError
     from ..service.supervisor import serve
 

@@ -56,8 +56,8 @@ def read_tokens(path: str) -> list[str]:
     try:
         text = read_option_file("--auth-token-file", path).decode()
     except UnicodeDecodeError:
-        raise ConfigurationError(f"--auth-token-file {path}: not UTF-8 text") from None
+        raise ConfigurationError(f"--auth-token-file {path}: not UTF-8 text", path) from None
     tokens = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if not tokens:
-        raise ConfigurationError(f"--auth-token-file {path} holds no token")
+        raise ConfigurationError(f"--auth-token-file {path} holds no token", path)
     return tokens

@@ -54,4 +54,4 @@ def read_option_file(option: str, path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as exc:
-        raise ConfigurationError(f"{option} {path}: cannot read it ({exc.strerror or exc})") from None
+        raise ConfigurationError(f"{option} {path}: cannot read it ({exc.strerror or exc})", path) from None

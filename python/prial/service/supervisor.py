@@ -270,8 +270,7 @@ class Supervisor:
         if self.failure is not None:
             return
         if status[:1] in (b"C", b"E"):  # it said why it cannot start: stop everything
-            message = status[1:].decode(errors="replace").strip() or "server process failed to start"
-            self.failure = (ConfigurationError if status[:1] == b"C" else StartupError)(message)
+            self.failure = _failure_from(status)
             return
         if not served and not self.announced:
             self.failure = StartupError(
@@ -355,10 +354,8 @@ class Supervisor:
             if failure is None:
                 log.exception("server process %d failed", index)
                 failure = StartupError(f"server process {index} failed: {type(exc).__name__}: {exc}")
-            kind = b"C" if isinstance(failure, ConfigurationError) else b"E"
-            message = " ".join(str(failure).split())  # one line
             try:
-                os.write(status_w, kind + message.encode())
+                os.write(status_w, _failure_status(failure))
             except OSError:
                 pass
         finally:
@@ -375,3 +372,20 @@ def _serve_multiprocess_metrics(host: str, port: int) -> Any:
     MultiProcessCollector(registry)
     server, _thread = start_http_server(port, addr=host, registry=registry)
     return server
+
+
+def _failure_status(failure: ConfigurationError | StartupError) -> bytes:
+    """What a child that cannot start writes on its status pipe: a kind
+    (C for a ConfigurationError, E for a StartupError), the file at fault
+    and a NUL, then the message on one line."""
+    kind = b"C" if isinstance(failure, ConfigurationError) else b"E"
+    file = (failure.file or "") if isinstance(failure, ConfigurationError) else ""
+    return kind + os.fsencode(file) + b"\0" + " ".join(str(failure).split()).encode()
+
+
+def _failure_from(status: bytes) -> ConfigurationError | StartupError:
+    file, _, message = status[1:].partition(b"\0")
+    text = message.decode(errors="replace").strip() or "server process failed to start"
+    if status[:1] == b"C":
+        return ConfigurationError(text, os.fsdecode(file) or None)
+    return StartupError(text)
