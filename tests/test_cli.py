@@ -40,7 +40,9 @@ def test_help_everywhere(command):
 
 def test_bench_json_reports_baseline_ratio():
     data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--repeat", "1", "--json").stdout)
-    names = [f["name"] for f in data["figures"]]
-    assert any("numpy baseline" in n for n in names)
-    batch = next(f for f in data["figures"] if f["name"].startswith("evaluate_batch, 1 thread"))
+    by_name = {f["name"]: f for f in data["figures"]}
+    batch = by_name["evaluate_batch, 1 thread"]
     assert batch["ratio_to_baseline"] > 0 and batch["items"] == 20000
+    baseline = by_name[batch["baseline"]]
+    assert baseline["name"].startswith("numpy") and baseline["section"] == batch["section"]
+    assert batch["ratio_to_baseline"] == pytest.approx(baseline["seconds"] / batch["seconds"])

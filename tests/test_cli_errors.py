@@ -29,7 +29,7 @@ def one_error_line(capsys) -> str:
     (["serve", "--grace", "nan"], "argument --grace: must be a finite number of seconds"),
     (["serve", "--idle-timeout", "0"], "argument --idle-timeout: must be a finite number of seconds, more than 0"),
     (["serve", "--port", "http"], "argument --port: expected a whole number, got 'http'"),
-    (["bench", "--hands", "-5"], "argument --hands: must be at least 0, got -5"),
+    (["bench", "--hands", "-5"], "argument --hands: must be at least 1, got -5"),
     (["bench", "--repeat", "0"], "argument --repeat: must be at least 1, got 0"),
     (["bench", "--deals", "0"], "argument --deals: must be at least 1, got 0"),
     (["call", "--timeout", "-1", "health"], "argument --timeout: must be a finite number of seconds"),

@@ -4,6 +4,9 @@ and says which table it prints."""
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import pytest
 
 import prial
@@ -60,3 +63,27 @@ def test_tables_label_every_column_and_fit_100_columns(capsys, argv):
 def test_the_showdown_table_says_what_each_column_holds(capsys):
     lines = printed(capsys, ["showdown", "3s 2h Ah", "Kd Kh 4c", "--seer", "2", "--stakes", "5", "5"])
     assert lines[0].split() == ["player", "cards", "hand", "plays", "role", "result", "payout"]
+
+
+def test_bench_fits_100_columns_and_says_what_each_ratio_compares(capsys):
+    lines = printed(capsys, ["bench", "--hands", "2000", "--scalar-hands", "200", "--deals", "4", "--repeat", "1"])
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    assert any(line.startswith("ratio: the baseline's median time over the figure's") for line in lines)
+    # each section: a title, its table, then what its baseline is
+    tables = [i for i, line in enumerate(lines) if line.split() == ["figure", "items", "rate", "median", "ratio"]]
+    assert len(tables) == 6
+    for start in tables:
+        rows = list(itertools.takewhile(lambda line: not line.startswith("Baseline"), lines[start + 2:]))
+        assert lines[start + 2 + len(rows)].startswith("Baseline"), "a section without its note"
+        baselines = [row for row in rows if "(baseline)" in row]
+        compared = [row for row in rows if row.endswith("x")]
+        assert baselines and compared  # every section compares something with its baseline
+        assert all(re.fullmatch(r".*  \d+\.\d\dx", row) for row in compared)
+
+
+@pytest.mark.parametrize("flag", ["--hands", "--scalar-hands", "--deals", "--repeat"])
+def test_bench_refuses_nothing_to_measure(capsys, flag):
+    with pytest.raises(SystemExit) as info:
+        main(["bench", flag, "0"])
+    assert info.value.code == 2
+    assert f"argument {flag}: must be at least 1, got 0" in capsys.readouterr().err

@@ -1,8 +1,9 @@
 """``prial bench``: throughput figures, each next to a baseline in the same run.
 
 Every figure is the median of ``--repeat`` timed runs over the same data.
-Sections are plain functions returning rows; later capabilities add theirs
-to ``SECTIONS``.
+A section is a plain function returning a ``Section``: a title, its
+figures, and a note saying what its ratios compare (and why one may be
+below 1x); capabilities add theirs to ``SECTIONS``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import math
 import os
 import platform
 import statistics
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -24,7 +26,12 @@ from .. import _core
 from ..cards import format_cards, random_hands
 from ..evaluator import Evaluator
 from ..play.odds import equity
-from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args
+from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_args, rules_text
+
+WIDTH = 100  # columns of the printed report
+
+RATIO_NOTE = ("ratio: the baseline's median time over the figure's, in the same run on the same data; "
+              "above 1x the figure is faster than its baseline, below 1x slower.")
 
 
 @dataclass
@@ -37,13 +44,20 @@ class Figure:
 
     @property
     def rate(self) -> float:
-        return self.items / self.seconds
+        return self.items / self.seconds if self.seconds > 0 else math.inf
+
+
+@dataclass
+class Section:
+    title: str
+    figures: list[Figure]
+    note: str  # what the ratios compare, in words
 
 
 def format_rate(f: Figure) -> str:
-    """"155.31 M hands/s", or "71.2 k deals/s" for slower figures."""
+    """"155.3 M hands/s", or "71.2 k deals/s" for slower figures."""
     if f.rate >= 1e6:
-        return f"{f.rate / 1e6:,.2f} M {f.unit}/s"
+        return f"{f.rate / 1e6:,.1f} M {f.unit}/s"
     return f"{f.rate / 1e3:,.1f} k {f.unit}/s"
 
 
@@ -56,22 +70,31 @@ def median_seconds(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+BATCH_BASELINE = "numpy a[:,0]+a[:,1]+a[:,2] (baseline)"
+
+
+def section_three_card(ev: Evaluator, args: argparse.Namespace) -> Section:
     hands = random_hands(args.hands, 3, seed=args.seed, pack=ev.pack_size)
     n = len(hands)
     figures = [
-        Figure("numpy baseline a[:,0]+a[:,1]+a[:,2]", n,
+        Figure(BATCH_BASELINE, n,
                median_seconds(lambda: hands[:, 0].astype(np.uint16) + hands[:, 1] + hands[:, 2], args.repeat)),
         Figure("evaluate_batch, 1 thread", n,
-               median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
-               baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
+               median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat), baseline=BATCH_BASELINE),
         Figure(f"evaluate_batch, {args.threads or os.cpu_count()} threads", n,
                median_seconds(lambda: ev.evaluate_batch(hands, threads=args.threads), args.repeat),
-               baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"),
+               baseline=BATCH_BASELINE),
     ]
     figures += other_kernel_levels(ev, hands, args)
-    small = hands[: args.scalar_hands]
-    as_lists = small.tolist()
+    return Section(
+        f"Three-card hands, a batch of {n:,}", figures,
+        "Baseline: numpy adding up the three card columns, about the least work a pass over the same array "
+        "can do. The other kernel levels are those this CPU has beside the one in use; the scalar one is "
+        "the portable fallback, and may well be below 1x.")
+
+
+def section_one_call(ev: Evaluator, args: argparse.Namespace) -> Section:
+    as_lists = random_hands(args.scalar_hands, 3, seed=args.seed, pack=ev.pack_size).tolist()
     as_text = [format_cards(h) for h in as_lists]
     evaluate = ev.evaluate
 
@@ -85,28 +108,29 @@ def section_three_card(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
         for hand in as_lists:
             len(hand)
 
-    figures += [
-        Figure("Python loop calling len() (baseline)", len(as_lists), median_seconds(empty_loop, args.repeat), unit="calls"),
-        Figure("evaluate(index list)", len(as_lists), median_seconds(loop(as_lists), args.repeat), unit="calls",
-               baseline="Python loop calling len() (baseline)"),
-        Figure("evaluate(text)", len(as_text), median_seconds(loop(as_text), args.repeat), unit="calls",
-               baseline="Python loop calling len() (baseline)"),
-    ]
-    return figures
+    base = "Python loop calling len() (baseline)"
+    return Section(
+        f"One hand a call, {len(as_lists):,} calls from Python", [
+            Figure(base, len(as_lists), median_seconds(empty_loop, args.repeat), unit="calls"),
+            Figure("evaluate(index list)", len(as_lists), median_seconds(loop(as_lists), args.repeat),
+                   unit="calls", baseline=base),
+            Figure("evaluate(text)", len(as_text), median_seconds(loop(as_text), args.repeat), unit="calls",
+                   baseline=base),
+        ],
+        "Baseline: a Python loop over the same hands calling only len(). The ratios stay far below 1x: "
+        "most of a call's time is the Python call itself, which is why many hands go to evaluate_batch.")
 
 
-def section_showdown(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+def section_showdown(ev: Evaluator, args: argparse.Namespace) -> Section:
     """Sees in bulk, each width against the unfused way in the same run:
-    both hands valued by the batch call, then compared in numpy.  The
-    baseline skips what showdown_batch also does: rejecting a card held in
-    both hands of a row."""
+    both hands valued by the batch call, then compared in numpy."""
     figures = []
     # Fewer rows than the evaluator section: each row deals 6 to 10 cards.
-    for width, rows in ((3, args.hands // 4), (4, args.hands // 10), (5, args.hands // 10)):
+    for width, rows in ((3, max(args.hands // 4, 1)), (4, max(args.hands // 10, 1)), (5, max(args.hands // 10, 1))):
         deal = random_hands(rows, 2 * width, seed=args.seed + width, pack=ev.pack_size)
         seer, seen = np.ascontiguousarray(deal[:, :width]), np.ascontiguousarray(deal[:, width:])
         value = ev.evaluate_batch if width == 3 else ev.best_of_batch
-        baseline = f"{width} cards: {value.__name__} x2 + numpy >, no shared-card check (baseline)"
+        baseline = f"{width} cards: {value.__name__} x2 + numpy > (baseline)"
         figures += [
             Figure(baseline, rows, median_seconds(
                 lambda: value(seer, threads=1) > value(seen, threads=1), args.repeat), unit="sees"),
@@ -117,10 +141,14 @@ def section_showdown(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
                    median_seconds(lambda: _core.showdown_batch(ev, seer, seen, threads=args.threads),
                                   args.repeat), unit="sees", baseline=baseline),
         ]
-    return figures
+    return Section(
+        "Showdowns in bulk (a see: two hands compared)", figures,
+        "Baseline: both hands of each see valued by the batch call of their size, then compared in numpy, "
+        "one thread. It skips a check showdown_batch makes (no card in both hands of a see); below 1x, "
+        "the fused call is slower than that composition of the library's own calls.")
 
 
-def section_equity(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+def section_equity(ev: Evaluator, args: argparse.Namespace) -> Section:
     """Heads-up exact equity (every opponent hand enumerated in C++), per
     hand size, against a numpy enumeration of the same deals for three cards."""
     figures = []
@@ -145,7 +173,10 @@ def section_equity(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
             f"{width} cards: equity, heads-up exact", len(cards),
             median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
             unit="equities", baseline=baseline if width == 3 else None))
-    return figures
+    return Section(
+        "Exact heads-up equity, one hand a call", figures,
+        "Baseline (three cards): every opponent hand counted by numpy over the strengths of all three-card "
+        "hands, computed beforehand. Four and five cards have no baseline here.")
 
 
 def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespace) -> list[Figure]:
@@ -161,14 +192,13 @@ def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespa
             _core.set_simd_level(level)
             figures.append(Figure(f"evaluate_batch, 1 thread, {level} kernel", len(hands),
                                   median_seconds(lambda: ev.evaluate_batch(hands, threads=1), args.repeat),
-                                  baseline="numpy baseline a[:,0]+a[:,1]+a[:,2]"))
+                                  baseline=BATCH_BASELINE))
     finally:
         _core.set_simd_level(active)
     return figures
 
 
-
-def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+def section_best_of(ev: Evaluator, args: argparse.Namespace) -> Section:
     """best_of_batch on 4 and 5 cards, against the numpy reference in the
     same run: evaluate_batch on every kept three, then the maximum."""
     rows = min(args.hands, 2_000_000)
@@ -186,7 +216,7 @@ def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
             for three in threes[1:]:
                 np.maximum(best, ev.evaluate_batch(three, threads=1), out=best)
 
-        base = f"numpy: {len(threes)} x evaluate_batch + max ({width} cards, 1 thread, no discards)"
+        base = f"numpy: {len(threes)} x evaluate_batch + max (baseline)"
         figures += [
             Figure(base, rows, median_seconds(reference, args.repeat)),
             Figure(f"best_of_batch {width} cards, 1 thread", rows,
@@ -194,31 +224,40 @@ def section_best_of(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
             Figure(f"best_of_batch {width} cards, {threads} threads", rows,
                    median_seconds(lambda: ev.best_of_batch(hands, threads=args.threads), args.repeat), baseline=base),
         ]
-    return figures
+    return Section(
+        f"Best three of four and of five cards, a batch of {rows:,}", figures,
+        "Baseline: evaluate_batch on each three-card subset (4 of four cards, 10 of five) and numpy's "
+        "maximum, one thread. It leaves out the discards' tie-break, which best_of_batch includes. A key "
+        "table is built once per ruleset and size, on first use.")
 
 
-def section_partition(ev: Evaluator, args: argparse.Namespace) -> list[Figure]:
+def section_partition(ev: Evaluator, args: argparse.Namespace) -> Section:
     """partition_batch of 13 cards into 4 hands; expected_points against
     lexicographic in the same run (the model is built before timing)."""
     deals = random_hands(args.deals, 13, seed=args.seed, pack=ev.pack_size)
     threads = args.threads or os.cpu_count()
     start = time.perf_counter()
     ev.partition(deals[0].tolist(), objective="expected_points")
-    figures = [Figure("build the 13->4 opponent model (once per ruleset)", _core.OPPONENT_MODEL_DEALS,
-                      time.perf_counter() - start, unit="simulated deals")]
-    base = "partition_batch 13->4 lexicographic, 1 thread"
+    figures = [Figure("build the opponent model (once per ruleset)", _core.OPPONENT_MODEL_DEALS,
+                      time.perf_counter() - start, unit="deals")]
+    base = "partition_batch lexicographic, 1 thread (baseline)"
     for objective in ("lexicographic", "expected_points"):
         for n_threads, label in ((1, "1 thread"), (args.threads, f"{threads} threads")):
-            name = f"partition_batch 13->4 {objective}, {label}"
+            name = base if (objective, n_threads) == ("lexicographic", 1) else f"partition_batch {objective}, {label}"
             figures.append(Figure(
                 name, len(deals),
                 median_seconds(lambda: ev.partition_batch(deals, objective=objective, threads=n_threads), args.repeat),
                 unit="deals", baseline=None if name == base else base))
-    return figures
+    return Section(
+        f"Thirteen cards into four hands, {len(deals):,} deals", figures,
+        "Baseline: the lexicographic split on one thread. expected_points weighs every split against a "
+        "model of the opponents' hands (built once per ruleset, from simulated deals), so it is below 1x "
+        "by design: that is its price, not a fault.")
 
 
-SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [
+SECTIONS: list[Callable[[Evaluator, argparse.Namespace], Section]] = [
     section_three_card,
+    section_one_call,
     section_best_of,
     section_partition,
     section_showdown,
@@ -228,13 +267,13 @@ SECTIONS: list[Callable[[Evaluator, argparse.Namespace], list[Figure]]] = [
 
 def cmd_bench(args: argparse.Namespace) -> int:
     ev = Evaluator(rules_from_args(args))
-    figures: list[Figure] = []
-    for section in SECTIONS:
-        figures += section(ev, args)
-    by_name = {f.name: f for f in figures}
+    sections = [section(ev, args) for section in SECTIONS]
+    by_name = {f.name: f for section in sections for f in section.figures}
 
     def ratio(f: Figure) -> float | None:
-        return by_name[f.baseline].seconds / f.seconds if f.baseline else None
+        if not f.baseline or f.seconds <= 0:
+            return None
+        return by_name[f.baseline].seconds / f.seconds
 
     if args.json:
         print(json.dumps({
@@ -242,28 +281,41 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "rules": repr(ev.rules),
             "simd_level": _core.simd_level(),
             "repeat": args.repeat,
-            "figures": [dict(asdict(f), rate=f.rate, ratio_to_baseline=ratio(f)) for f in figures],
+            "figures": [dict(asdict(f), section=section.title, rate=f.rate, ratio_to_baseline=ratio(f))
+                        for section in sections for f in section.figures],
         }, indent=2))
         return 0
-    print(f"prial bench: {ev.rules!r}, median of {args.repeat} runs, {os.cpu_count()} cores, "
-          f"{_core.simd_level()} kernels (set PRIAL_SIMD=scalar|avx2|avx512 to cap)")
-    rows = []
-    for f in figures:
-        r = ratio(f)
-        rows.append((f.name, f"{f.items:,}", format_rate(f),
-                     f"{f.seconds * 1e3:,.1f} ms", f"{r:.2f}x" if r is not None else ""))
-    print_table(["figure", "items", "rate", "median time", "vs baseline"], rows)
+    print(textwrap.fill(
+        f"prial bench: {rules_text(ev.rules)}; median of {args.repeat} run{'s' if args.repeat > 1 else ''}; "
+        f"{os.cpu_count()} cores; "
+        f"{_core.simd_level()} kernels (PRIAL_SIMD=scalar|avx2|avx512 caps the level).", WIDTH))
+    print(textwrap.fill(RATIO_NOTE, WIDTH))
+    for section in sections:
+        print(f"\n{section.title}")
+        rows = []
+        for f in section.figures:
+            r = ratio(f)
+            rows.append((f.name, f"{f.items:,}", format_rate(f), f"{f.seconds * 1e3:,.1f} ms",
+                         f"{r:.2f}x" if r is not None else ""))
+        print_table(["figure", "items", "rate", "median", "ratio"], rows)
+        print(textwrap.fill(section.note, WIDTH))
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    bench = sub.add_parser("bench", help="measure evaluator throughput", description="Measure throughput against a numpy baseline in one run; medians of --repeat runs.")
-    bench.add_argument("--hands", type=NON_NEGATIVE, default=10_000_000, help="batch size (default 10,000,000)")
-    bench.add_argument("--scalar-hands", type=NON_NEGATIVE, default=200_000, help="hands for the scalar Python loops")
-    bench.add_argument("--deals", type=POSITIVE, default=10_000, help="13-card deals for the partition figures (default 10,000)")
+    bench = sub.add_parser(
+        "bench", help="measure evaluator throughput",
+        description="Measure throughput, each figure against a baseline in the same run (its ratio); "
+                    "medians of --repeat runs.")
+    bench.add_argument("--hands", type=POSITIVE, default=10_000_000, help="batch size (default 10,000,000)")
+    bench.add_argument("--scalar-hands", type=POSITIVE, default=200_000,
+                       help="hands for the one-a-call figures (default 200,000)")
+    bench.add_argument("--deals", type=POSITIVE, default=10_000,
+                       help="13-card deals for the partition figures (default 10,000)")
     bench.add_argument("--repeat", type=POSITIVE, default=5, help="runs per figure; the median is reported")
-    bench.add_argument("--threads", type=POSITIVE, default=None, help="threads for the all-threads figure (default: all cores)")
-    bench.add_argument("--seed", type=SEED, default=2026)
+    bench.add_argument("--threads", type=POSITIVE, default=None,
+                       help="threads for the all-threads figures (default: all cores)")
+    bench.add_argument("--seed", type=SEED, default=2026, help="seed of the random hands (default 2026)")
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(bench)
     bench.set_defaults(func=cmd_bench)
