@@ -148,3 +148,21 @@ def test_the_default_output_has_an_extension_that_names_its_format(log, tmp_path
     (tmp_path / name).write_text(text)
     assert main(["score", str(tmp_path / name), *argv]) == 0
     assert (tmp_path / made).exists(), sorted(p.name for p in tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("flag", ["-o", "--errors"])
+def test_a_missing_directory_is_said_not_made(log, tmp_path, capsys, flag):
+    missing = tmp_path / "no-such-dir"
+    argv = ["score", str(log), flag, str(missing / "out.csv")]
+    assert main(argv) == 1
+    what = "output" if flag == "-o" else "errors file"
+    assert one_error(capsys) == (f"prial: error: cannot write the {what} {missing / 'out.csv'}: "
+                                 f"there is no directory {missing}\n")
+    assert not missing.exists()
+
+
+def test_a_sample_log_into_a_missing_directory_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "no-such-dir"
+    assert main(["sample", "--deals", "3", "-o", str(missing / "log.csv")]) == 1
+    assert one_error(capsys) == (f"prial: error: cannot write the log {missing / 'log.csv'}: "
+                                 f"there is no directory {missing}\n")

@@ -66,7 +66,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
-        return 2
+        return exc.status
     print(f"{args.output}: {args.deals:,} deals, {rows:,} rows")
     return 0
 

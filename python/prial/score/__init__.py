@@ -7,7 +7,8 @@
 - ``columns``: the log's columns; ``formats``: the file formats;
   ``io``: readers and writers;
 - ``parts``: the parts directory, its journal and the output writer;
-- ``types``: options, summary and the job's error; ``progress``: the bar;
+- ``types``: options, summary and the job's error; ``progress``: how far
+  a job is, on stderr;
 - ``sample``: sample deal logs.
 
 The names below load their module (and pyarrow) on first use, so that
@@ -19,13 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .job import score_file
+    from .progress import Progress
     from .sample import sample_deals, write_sample_log
     from .types import ScoreError, ScoreOptions, ScoreSummary
 
-_HOME = {"score_file": "job", "sample_deals": "sample", "write_sample_log": "sample",
+_HOME = {"score_file": "job", "Progress": "progress", "sample_deals": "sample", "write_sample_log": "sample",
          "ScoreError": "types", "ScoreOptions": "types", "ScoreSummary": "types"}
 
-__all__ = ["ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file", "write_sample_log"]
+__all__ = ["Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file", "write_sample_log"]
 
 
 def __getattr__(name: str) -> Any:

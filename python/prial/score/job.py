@@ -48,7 +48,7 @@ def score_file(
     ``engine="dask"``: Dask partitions on ``scheduler`` (an address such as
     ``tcp://host:8786``) or on a LocalCluster of ``workers`` processes.
     ``progress``: where to show how far the job is (``Progress("bar")``,
-    ``Progress("log")``, from ``prial.score.progress``); nothing by default.
+    ``Progress("log")``, from ``prial.score``); nothing by default.
     """
     options = options or ScoreOptions()
     input = str(input)

@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 from ..errors import InvalidHandError
 from .formats import detect_format
 from .io import write_tables
+from .targets import check_directory
 
 # Deals generated (and written, as one Parquet row group) at a time, so any
 # size streams in bounded memory; row groups end at deal boundaries, as the
@@ -87,6 +88,7 @@ def write_sample_log(path: str | os.PathLike, deals: int, *, seed: int = 0, play
     _count(deals_per_row_group, "deals_per_row_group", 1)
     path = str(path)
     fmt = detect_format(path, format)
+    check_directory(path, "log")
     schema = sample_deals(0, players=players).schema
 
     def groups():

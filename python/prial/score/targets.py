@@ -33,12 +33,22 @@ def _same_file(a: str, b: str) -> bool:
         return False  # one of them does not exist yet
 
 
+def check_directory(path: str, what: str) -> None:
+    """ScoreError (exit 1) unless the directory ``path`` is to be written in
+    exists: no directory is made, so a mistyped one is said, not made."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ScoreError(f"cannot write the {what} {path}: there is no directory {folder}", status=1)
+
+
 def check_targets(input: str, output: str, errors: str | None, *, overwrite: bool, resume: bool) -> None:
     """ScoreError (exit 2) if a file the job writes is the input or another
-    of its files; ScoreError (exit 1) if one exists and may not be replaced."""
+    of its files; ScoreError (exit 1) if one exists and may not be replaced,
+    or its directory does not."""
     files = job_files(output, errors)
     named = list(files.items())
     for i, (what, path) in enumerate(named):
+        check_directory(path, what)
         if _same_file(path, input):
             raise ScoreError(f"the {what} {path} is the input {input}: scoring would replace the log; "
                              "name another output with -o")
