@@ -76,6 +76,14 @@ def test_deprecated_pay_table_names_still_work():
         prial.NO_SUCH_NAME  # noqa: B018
 
 
+def test_log_scoring_loads_on_first_use():
+    code = ("import sys, prial\n"
+            "assert 'pyarrow' not in sys.modules and 'prial.score.job' not in sys.modules\n"
+            "assert callable(prial.score_file) and callable(prial.score.sample_deals)\n"
+            "assert 'pyarrow' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_configuration_errors_name_the_option_and_file(tmp_path):
     from prial.server import ServeOptions, build_server
 

@@ -57,6 +57,8 @@ if TYPE_CHECKING:
         write_sample_log,
     )
 
+    SPEC_PAYTABLE: Paytable  # deprecated, for CASINO_BRAG_PAYTABLE; warns when used
+
 __version__: str = _core.__version__  # the package version, given to the build by pyproject.toml
 
 for _error in (InvalidHandError, InvalidShowdownError, ConfigurationError, CancelledError):
@@ -76,16 +78,19 @@ _LAZY = frozenset({"ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals",
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from . import score
+# Hidden from type checkers, which see the TYPE_CHECKING imports above: to
+# them a module __getattr__ makes every misspelt prial.name an Any.
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> Any:
+        if name in _LAZY:
+            from . import score
 
-        return getattr(score, name)
-    if name in _DEPRECATED:
-        new = _DEPRECATED[name]
-        warnings.warn(f"prial.{name} is deprecated; use prial.{new}", DeprecationWarning, stacklevel=2)
-        return globals()[new]
-    raise AttributeError(f"module 'prial' has no attribute {name!r}")
+            return getattr(score, name)
+        if name in _DEPRECATED:
+            new = _DEPRECATED[name]
+            warnings.warn(f"prial.{name} is deprecated; use prial.{new}", DeprecationWarning, stacklevel=2)
+            return globals()[new]
+        raise AttributeError(f"module 'prial' has no attribute {name!r}")
 
 
 __all__ = [

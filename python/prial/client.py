@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import grpc
 import numpy as np
+import numpy.typing as npt
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -82,9 +83,9 @@ class Evaluation(NamedTuple):
     uint8 ``prial.Category`` codes.  ``descriptions``: when asked for.
     """
 
-    strengths: np.ndarray
-    keys: np.ndarray | None
-    categories: np.ndarray
+    strengths: npt.NDArray[np.uint16]
+    keys: npt.NDArray[np.uint32] | None
+    categories: npt.NDArray[np.uint8]
     descriptions: list[str] | None
     batch_index: int = 0
 
@@ -148,7 +149,7 @@ class Client:
         server_name: str | None = None,
         token: str | None = None,
         max_message_bytes: int = ServeOptions.max_message_bytes,
-        options: Sequence[tuple[str, Any]] = (),
+        options: Sequence[tuple[str, int | str | bytes]] = (),
     ) -> None:
         channel_options = [
             ("grpc.max_receive_message_length", max_message_bytes),
@@ -192,13 +193,13 @@ class Client:
 
     # -- RPCs ------------------------------------------------------------------
 
-    def evaluate(self, hands: np.ndarray | Sequence[str], *, rules: Rules | None = None,
+    def evaluate(self, hands: npt.NDArray[np.uint8] | Sequence[str], *, rules: Rules | None = None,
                  describe: bool = False, timeout: float | None = None) -> Evaluation:
         """Ranks a batch: a uint8 array (N, 3|4|5) of card indices, or text
         hands.  Returns numpy arrays (see ``Evaluation``)."""
         return evaluation_from(self._call(self._evaluate, evaluate_request_bytes(hands, rules, describe), timeout))
 
-    def evaluate_stream(self, batches: Iterable[np.ndarray | Sequence[str]], *, rules: Rules | None = None,
+    def evaluate_stream(self, batches: Iterable[npt.NDArray[np.uint8] | Sequence[str]], *, rules: Rules | None = None,
                         describe: bool = False, timeout: float | None = None) -> Iterator[Evaluation]:
         """Ranks batches over one stream; yields one Evaluation per batch, in
         order, while later batches are still being sent."""
@@ -232,8 +233,8 @@ class Client:
             old_pot=_chips(old_pot, "old_pot"))
         return result_from_proto(self._call(self._stub.Showdown, request, timeout), ShowdownResult)
 
-    def showdown_batch(self, seer_cards: np.ndarray, seen_cards: np.ndarray, *, rules: Rules | None = None,
-                       timeout: float | None = None) -> np.ndarray:
+    def showdown_batch(self, seer_cards: npt.NDArray[np.uint8], seen_cards: npt.NDArray[np.uint8], *,
+                       rules: Rules | None = None, timeout: float | None = None) -> npt.NDArray[np.uint8]:
         """``prial.showdown_batch(...)`` on the server: uint8 (N,) 1 where the seer wins."""
         request = pb.ShowdownBatchRequest(
             rules=rules_to_proto(rules),
@@ -296,7 +297,7 @@ class Client:
         grpc.channel_ready_future(self._channel).result(timeout=timeout)
 
 
-def _hand_array(hands: np.ndarray, widths: tuple[int, ...], field: str) -> np.ndarray:
+def _hand_array(hands: npt.NDArray[np.uint8], widths: tuple[int, ...], field: str) -> npt.NDArray[np.uint8]:
     if not isinstance(hands, np.ndarray) or hands.dtype != np.uint8 or hands.ndim != 2 or hands.shape[1] not in widths:
         shape = getattr(hands, "shape", None)
         raise InvalidHandError(
@@ -305,7 +306,7 @@ def _hand_array(hands: np.ndarray, widths: tuple[int, ...], field: str) -> np.nd
     return np.ascontiguousarray(hands)
 
 
-def _hand_bytes(hands: np.ndarray, widths: tuple[int, ...], field: str) -> bytes:
+def _hand_bytes(hands: npt.NDArray[np.uint8], widths: tuple[int, ...], field: str) -> bytes:
     return _hand_array(hands, widths, field).tobytes()
 
 
@@ -334,7 +335,8 @@ _RESULT_FIELDS = {name: pb.EvaluateResponse.DESCRIPTOR.fields_by_name[name].numb
                   for name in ("strengths", "keys", "categories", "descriptions", "batch_index")}
 
 
-def evaluate_request(hands: np.ndarray | Sequence[str], rules: Rules | None, describe: bool) -> pb.EvaluateRequest:
+def evaluate_request(hands: npt.NDArray[np.uint8] | Sequence[str], rules: Rules | None,
+                     describe: bool) -> pb.EvaluateRequest:
     """The EvaluateRequest of a batch (an array of card indices or text hands)."""
     request = pb.EvaluateRequest(rules=rules_to_proto(rules), describe=describe)
     if isinstance(hands, np.ndarray):
@@ -347,7 +349,8 @@ def evaluate_request(hands: np.ndarray | Sequence[str], rules: Rules | None, des
     return request
 
 
-def evaluate_request_bytes(hands: np.ndarray | Sequence[str], rules: Rules | None, describe: bool) -> bytes:
+def evaluate_request_bytes(hands: npt.NDArray[np.uint8] | Sequence[str], rules: Rules | None,
+                           describe: bool) -> bytes:
     """``evaluate_request(...)`` serialized; an array's bytes are copied once."""
     if not isinstance(hands, np.ndarray):
         return evaluate_request(hands, rules, describe).SerializeToString()

@@ -9,18 +9,24 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias, Union
 
 from ..categories import Category
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
-def plain(value: Any) -> Any:
+# What to_dict() gives: the values of JSON.
+Plain: TypeAlias = Union[str, int, float, bool, None, list["Plain"], dict[str, "Plain"]]
+
+
+def plain(value: object) -> Plain:
     """``value`` as plain JSON-able data."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return _fields(value)
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, Fraction):
@@ -29,13 +35,17 @@ def plain(value: Any) -> Any:
         return {str(k.name if isinstance(k, enum.Enum) else k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    return value
+    return value  # type: ignore[return-value]  # the leaves: str, int, float, bool, None
+
+
+def _fields(value: DataclassInstance) -> dict[str, Plain]:
+    return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
 
 
 class _ToDict:
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Plain]:
         """Plain JSON-able data (see the module docstring)."""
-        return plain(self)
+        return _fields(self)  # type: ignore[arg-type]  # every subclass is a dataclass
 
 
 # ---- showdowns ----
@@ -206,7 +216,7 @@ class Odds(_ToDict):
     total: int
     rows: tuple[CategoryOdds, ...] = field(default=())
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CategoryOdds]:
         return iter(self.rows)
 
     def __len__(self) -> int:

@@ -30,7 +30,10 @@ _HOME = {"score_file": "job", "Progress": "progress", "sample_deals": "sample", 
 __all__ = ["Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file", "write_sample_log"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _HOME:
-        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Hidden from type checkers, which see the TYPE_CHECKING imports above: to
+# them a module __getattr__ makes every misspelt prial.score.name an Any.
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> Any:
+        if name in _HOME:
+            return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

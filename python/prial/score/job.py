@@ -22,8 +22,8 @@ def default_output(input_path: str, fmt: str) -> str:
 
 
 def score_file(
-    input: str | os.PathLike,
-    output: str | os.PathLike | None = None,
+    input: str | os.PathLike[str],
+    output: str | os.PathLike[str] | None = None,
     *,
     options: ScoreOptions | None = None,
     input_format: str | None = None,

@@ -76,7 +76,7 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
     })
 
 
-def write_sample_log(path: str | os.PathLike, deals: int, *, seed: int = 0, players: int = 4,
+def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0, players: int = 4,
                      format: str | None = None, deals_per_row_group: int = DEALS_PER_GROUP) -> int:
     """Writes a sample log of ``deals`` deals to ``path`` as Parquet, CSV or
     JSON Lines (``format``, else from the extension); returns the rows

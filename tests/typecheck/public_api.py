@@ -1,0 +1,225 @@
+# mypy: disallow-any-expr
+# pyright: reportAny=error
+"""The public API as a user script sees it, checked by mypy --strict and
+basedpyright (strict) in .ci/run: every result is annotated with its exact
+type, and the checkers refuse any expression typed Any, so a signature that
+loses its types (to Any or to an array of unknown dtype) fails the check.
+
+Not a test module (pytest does not collect it): .ci/run only type-checks
+it, as its client part would need a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+from numpy.typing import NDArray
+
+import prial
+from prial import (
+    BestHand,
+    CancelFlag,
+    CasinoResult,
+    Category,
+    CategoryOdds,
+    CrashPlayer,
+    CrashPlayerResult,
+    CrashPosition,
+    CrashResult,
+    Equity,
+    Evaluator,
+    HandValue,
+    HouseEdge,
+    Odds,
+    Paytable,
+    Player,
+    PlayerHand,
+    Rules,
+    ScoreOptions,
+    ScoreSummary,
+    ShowdownResult,
+    Split,
+)
+from prial.client import Client, Evaluation, FieldViolation, PrialRpcError
+
+
+def cards() -> None:
+    indices: list[int] = prial.parse_cards("3s 2h Ah")
+    text: str = prial.format_cards(indices)
+    hands: NDArray[np.uint8] = prial.random_hands(100, 5, seed=1, pack=53)
+    version: str = prial.__version__
+    del text, hands, version
+
+
+def evaluator_and_rules() -> None:
+    rules = Rules(preset="teen_patti", ace_two_three="second", top_prial="ace", lowball=False,
+                  wild="deuces", jokers=1, wild_ties="equal")
+    pack: int = rules.pack_size
+    wild: frozenset[int] = rules.wild_cards
+    is_wild: bool = rules.is_wild(52)
+    ev = Evaluator(rules)
+    same: Rules = ev.rules
+    classes: int = ev.classes
+    categories: NDArray[np.uint8] = ev.categories
+    order: list[Category] = ev.category_order
+    value: HandValue = ev.evaluate("3s 2h Ah")
+    strength: int = value.strength
+    category: Category = value.category
+    label: str = category.label
+    held: list[int] = value.cards
+    stronger: bool = prial.evaluate("4s 3s 2s") > prial.evaluate([51, 47, 42])
+    del pack, wild, is_wild, same, classes, categories, order, strength, label, held, stronger
+
+
+def batches() -> None:
+    ev = Evaluator(Rules(preset="three_card_poker"))
+    three: NDArray[np.uint8] = prial.random_hands(1000, 3)
+    cancel = CancelFlag()
+    strengths: NDArray[np.uint16] = ev.evaluate_batch(three, threads=2, cancel=cancel)
+    default_rules: NDArray[np.uint16] = prial.evaluate_batch(three)
+    cancel.cancel()
+    cancelled: bool = cancel.cancelled
+    # A list literal given to np.array is typed by numpy's stubs with Any.
+    rows: list[list[int]] = [prial.parse_cards("3s 2h Ah"), prial.parse_cards("As Ks Qh")]
+    from_text: NDArray[np.uint16] = prial.evaluate_batch(np.array(rows, np.uint8))
+    del strengths, default_rules, cancelled, from_text
+
+
+def best_of() -> None:
+    best: BestHand = prial.best_of("As Kd 7h 7c 2s")
+    kept: list[int] = best.kept
+    discarded: list[int] = best.discarded
+    key: int = best.key
+    four: NDArray[np.uint32] = prial.best_of_batch(prial.random_hands(10, 4))
+    five: NDArray[np.uint32] = Evaluator().best_of_batch(prial.random_hands(10, 5), threads=1)
+    del kept, discarded, key, four, five
+
+
+def partition() -> None:
+    split: Split = prial.partition("Ah Kh Qh 9c 9d 9s 2c 3d 5h 7s 8c Td Js", hands=4,
+                                   objective="expected_points", min_category="PAIR", opponents=2, crash_value=1.0)
+    hands: list[list[int]] = split.hands
+    strengths: list[int] = split.strengths
+    categories: list[Category] = split.categories
+    descriptions: list[str] = split.descriptions
+    points: float | None = split.expected_points
+    candidates: int = split.candidates
+    formed: tuple[NDArray[np.uint8], NDArray[np.uint16]] = prial.partition_batch(
+        prial.random_hands(8, 13), 4, min_category=Category.PAIR, threads=1)
+    del hands, strengths, categories, descriptions, points, candidates, formed
+
+
+def showdowns() -> None:
+    result: ShowdownResult = prial.showdown(
+        [Player("a", "7s 7h Qc", stake=5), Player("b", "7d 7c Qh", stake=5), Player("c", "As Ad 2h")],
+        coverer="c", old_pot=11, pot=2, cards_per_hand=3, rules=Rules())
+    winners: tuple[str, ...] = result.winners
+    payouts: Mapping[str, int] | None = result.payouts
+    hand: PlayerHand = result.hand("a")
+    kept: tuple[int, ...] = hand.kept
+    cover_reason: str | None = result.cover.reason if result.cover else None
+    data = result.to_dict()
+    reason = data["reason"]
+    seer: list[list[int]] = [prial.parse_cards("As Ad Kh")]
+    seen: list[list[int]] = [prial.parse_cards("Ks Kd Qh")]
+    seer_wins: NDArray[np.uint8] = prial.showdown_batch(np.array(seer, np.uint8), np.array(seen, np.uint8))
+    del winners, payouts, kept, cover_reason, reason, seer_wins
+
+
+def crash() -> None:
+    a = CrashPlayer("a", ["As Ad Ah", "Ks Kd Qh", "9c 9d 2h", "7s 6h 3c"], discards="4d")
+    b = CrashPlayer("b", declare_six_pairs=False)
+    result: CrashResult = prial.crash_showdown([a, b], scoring=[4, 3, 2, 1], min_category=Category.HIGH_CARD)
+    points: Mapping[str, int] = result.points
+    positions: tuple[CrashPosition, ...] = result.positions
+    players: tuple[CrashPlayerResult, ...] = result.players
+    crashed: str | None = result.crash
+    void: bool = result.void
+    del points, positions, players, crashed, void
+
+
+def casino() -> None:
+    settled: CasinoResult = prial.settle_casino("7s 7h 7d", "Qc 8d 3h", ante=10, play=10, pair_bonus=5,
+                                                paytable="pair_plus_1_4_6_30_40", game="three_card_poker")
+    net: int = settled.net
+    outcomes: list[str] = [bet.outcome for bet in settled.bets]
+    table: Paytable = prial.PAYTABLES["casino_brag"]
+    pays: int = table.pair_pays(Category.PRIAL)
+    own = Paytable.make("mine", {Category.PRIAL: 5}, {Category.PAIR: 1}, play_multiple=2)
+    edge: HouseEdge = prial.house_edge(own, "brag")
+    ante: Fraction = edge.ante
+    standard: HouseEdge = prial.house_edge(prial.CASINO_BRAG_PAYTABLE)
+    other: Paytable = prial.PAIR_PLUS_1_4_6_30_40
+    del net, outcomes, pays, ante, standard, other
+
+
+def odds() -> None:
+    table: Odds = prial.odds(Rules(lowball=True), cards=5)
+    rows: Iterator[CategoryOdds] = iter(table)
+    prial_odds: CategoryOdds = table[Category.PRIAL]
+    probability: float = prial_odds.probability
+    size: int = len(table)
+    chances: Equity = prial.equity("7s 7h Qc", opponents=2, dead="2c", samples=1000, seed=1)
+    win: float = chances.win
+    exact: bool = chances.exact
+    share: float = prial.percentile("7s 7h Qc 2d", Rules())
+    del rows, probability, size, win, exact, share
+
+
+def score(folder: Path) -> None:
+    rows: int = prial.write_sample_log(folder / "deals.csv", 100, seed=1, players=3, format="csv")
+    table: pa.Table = prial.sample_deals(10, seed=1, players=3)
+    table_rows: int = table.num_rows
+    options = ScoreOptions(rules=Rules(), describe=True, strict=False, chunk_rows=50, threads=1)
+    summary: ScoreSummary = prial.score_file(folder / "deals.csv", folder / "scored.parquet", options=options,
+                                             errors=str(folder / "bad.csv"), overwrite=True, engine="local")
+    rows_in: int = summary.rows_in
+    rows_out: int = summary.rows_out
+    bad_rows: int = summary.bad_rows
+    deals: int = summary.deals
+    disputes: int = summary.disputes
+    categories: dict[str, int] = summary.categories
+    complete: bool = summary.complete
+    speed: float = summary.hands_per_second
+    report: dict[str, object] = summary.as_dict()
+    try:
+        prial.score_file("missing.csv")
+    except prial.ScoreError as error:
+        status: int = error.status
+        del status
+    del rows, table_rows, rows_in, rows_out, bad_rows, deals, disputes, categories, complete, speed, report
+
+
+def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
+    with Client("127.0.0.1:50051", timeout=5.0, token="secret", max_message_bytes=1 << 20,
+                options=[("grpc.enable_retries", 0)]) as c:
+        c.wait_ready(timeout=1.0)
+        result: Evaluation = c.evaluate(hands, rules=Rules(preset="teen_patti"), describe=True)
+        strengths: NDArray[np.uint16] = result.strengths
+        keys: NDArray[np.uint32] | None = result.keys
+        categories: NDArray[np.uint8] = result.categories
+        descriptions: list[str] | None = result.descriptions
+        from_text: Evaluation = c.evaluate(["3s 2h Ah"], timeout=1.0)
+        streamed: list[int] = [part.batch_index for part in c.evaluate_stream([hands, ["As Ks Qh"]])]
+        split: Split = c.partition("Ah Kh Qh 9c 9d 9s 2c 3d 5h 7s 8c Td Js", min_category="PAIR")
+        see: ShowdownResult = c.showdown([Player("a", "7s 7h Qc"), Player("b", "7d 7c Qh")], seer="a")
+        seer_wins: NDArray[np.uint8] = c.showdown_batch(hands, seen, rules=Rules())
+        crashed: CrashResult = c.crash_showdown([CrashPlayer("a"), CrashPlayer("b")], scoring="points")
+        settled: CasinoResult = c.settle_casino("7s 7h 7d", "Qc 8d 3h", 10, 10, paytable="casino_brag")
+        table: Odds = c.odds(cards=4)
+        chances: Equity = c.equity("7s 7h Qc", 1)
+        health: str = c.health()
+        del strengths, keys, categories, descriptions, from_text, streamed, split, see, seer_wins, crashed
+        del settled, table, chances, health
+    try:
+        Client("127.0.0.1:1", root_certificates=b"", server_name="prial").health()
+    except PrialRpcError as error:
+        message: str = error.message
+        violations: tuple[FieldViolation, ...] = error.field_violations
+        index: int | None = error.hand_index
+        fields: list[str] = [v.field for v in violations]
+        del message, index, fields
