@@ -19,6 +19,7 @@ import prial
 import prial.score
 from prial import scor_file  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue]
 from prial.client import Client
+from prial.score import Progress
 
 
 def names(summary: prial.ScoreSummary, client: Client, hands: NDArray[np.uint8]) -> None:
@@ -36,6 +37,7 @@ def names(summary: prial.ScoreSummary, client: Client, hands: NDArray[np.uint8])
     Client(timout=1.0)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     client.evaluate(hands, describ=True)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     client.evaluate(hands).strength  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue]
+    Progress("loud")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     del rows, options
 
 

@@ -45,6 +45,7 @@ from prial import (
     Split,
 )
 from prial.client import Client, Evaluation, FieldViolation, PrialRpcError
+from prial.score import Progress
 
 
 def cards() -> None:
@@ -176,7 +177,8 @@ def score(folder: Path) -> None:
     table_rows: int = table.num_rows
     options = ScoreOptions(rules=Rules(), describe=True, strict=False, chunk_rows=50, threads=1)
     summary: ScoreSummary = prial.score_file(folder / "deals.csv", folder / "scored.parquet", options=options,
-                                             errors=str(folder / "bad.csv"), overwrite=True, engine="local")
+                                             errors=str(folder / "bad.csv"), overwrite=True, engine="local",
+                                             progress=Progress("log", interval=10.0))
     rows_in: int = summary.rows_in
     rows_out: int = summary.rows_out
     bad_rows: int = summary.bad_rows

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Literal, TextIO, get_args
 
-MODES = ("auto", "bar", "log", "none")
+ProgressMode = Literal["auto", "bar", "log", "none"]
+MODES: tuple[str, ...] = get_args(ProgressMode)
 LOG_INTERVAL = 5.0  # seconds between two lines of the log mode
 
 
@@ -28,14 +29,12 @@ class Progress:
     WIDTH = 24
     BAR_INTERVAL = 0.2  # seconds between redraws of the bar
 
-    def __init__(self, mode: str = "auto", stream: TextIO | None = None, *, interval: float | None = None,
+    def __init__(self, mode: ProgressMode = "auto", stream: TextIO | None = None, *, interval: float | None = None,
                  label: str = "prial score") -> None:
         if mode not in MODES:
             raise ValueError(f"progress mode must be one of {', '.join(MODES)}; got {mode!r}")
         self.stream = stream or sys.stderr
-        if mode == "auto":
-            mode = "bar" if self.stream.isatty() else "log"
-        self.mode = mode
+        self.mode: ProgressMode = ("bar" if self.stream.isatty() else "log") if mode == "auto" else mode
         self.label = label
         self.interval = interval if interval is not None else (self.BAR_INTERVAL if mode == "bar" else LOG_INTERVAL)
         self._drawn = False
