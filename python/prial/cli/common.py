@@ -1,4 +1,5 @@
-"""What every command shares: the ruleset options, card text and plain tables."""
+"""What every command shares: the ruleset options, card text, plain tables
+and the one-line failure."""
 
 from __future__ import annotations
 
@@ -105,6 +106,13 @@ def rules_text(rules: Rules) -> str:
     if rules.jokers:
         words.append(f"{rules.jokers} joker{'s' if rules.jokers > 1 else ''}")
     return ", ".join(words)
+
+
+class Failure(Exception):
+    """A run-time failure already put in words: the first line of the
+    message says what is wrong and how to fix it, details may follow on
+    indented lines.  The command line prints it as ``prial: error: ...`` and
+    exits 1."""
 
 
 def check_cards(text: str, where: str | None = None) -> list[int]:

@@ -100,18 +100,19 @@ def odds_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_options(parser)
 
 
-def hand_size(hand: str, where: str) -> int:
-    """The number of cards of a hand whose equity is asked for: 3, 4 or 5."""
+def equity_hand_size(args: argparse.Namespace, hand: str, where: str) -> int:
+    """The number of cards of a hand whose equity is asked for (3, 4 or 5),
+    its text and that of --dead read."""
     size = len(check_cards(hand))
     if size not in (3, 4, 5):
         raise InvalidHandError(f"{where} {hand!r}: {size} cards; a hand has 3, 4 or 5")
+    if args.dead:
+        check_cards(args.dead, "dead")
     return size
 
 
 def equity_of(args: argparse.Namespace, hand: str, backend: Backend) -> Equity:
     """The equity of ``hand`` under the options of ``equity_options``."""
-    if args.dead:
-        check_cards(args.dead, "dead")
     return backend.equity(hand, args.opponents, args.dead or (), rules_from_args(args), samples=args.samples,
                           seed=args.seed)
 
@@ -130,7 +131,7 @@ def odds(args: argparse.Namespace, backend: Backend) -> int:
     rules = rules_from_args(args)
     cards = args.cards or 3
     if args.hand:
-        size = hand_size(args.hand, "--hand")
+        size = equity_hand_size(args, args.hand, "--hand")
         if args.cards and args.cards != size:
             raise InvalidHandError(f"--hand {args.hand!r} has {size} cards but --cards is {args.cards}")
         cards = size
@@ -166,7 +167,7 @@ def equity_arguments(parser: argparse.ArgumentParser) -> None:
 
 def equity(args: argparse.Namespace, backend: Backend) -> int:
     """The equity table of ``prial odds --hand``, alone."""
-    hand_size(args.hand, "HAND")
+    equity_hand_size(args, args.hand, "HAND")
     e = equity_of(args, args.hand, backend)
     percentile = backend.percentile(args.hand, rules_from_args(args))
     if args.json:
