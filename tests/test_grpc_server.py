@@ -250,7 +250,7 @@ def test_prial_call_from_the_command_line(grpc_server):
     rows = json.loads(done.stdout)
     assert [(r["strength"], r["category"], r["description"]) for r in rows] == [
         (v.strength, v.category.name, v.description) for v in map(prial.evaluate, ["3s 2h Ah", "Kd Kh 4c"])]
-    done = _prial("call", "--target", grpc_server.target, "evaluate", "3s 2h Zz")
+    done = _prial("call", "--target", grpc_server.target, "evaluate", "X 2h Ah")  # a joker, and no jokers
     assert done.returncode == 1
     assert "INVALID_ARGUMENT" in done.stderr and "hands[0]" in done.stderr
     done = _prial("call", "--target", grpc_server.target, "health")

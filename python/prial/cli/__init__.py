@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .. import __version__
 from ..errors import ConfigurationError, InvalidHandError
 from . import bench, call, hands, play, score, serve
+from .common import Failure
 
 COMMAND_GROUPS = (hands, play, bench, score, serve, call)
 
@@ -48,10 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=Parser)
     for group in COMMAND_GROUPS:
         group.register(sub)
-    for command in sub.choices.values():
+    for command in list(subcommands(parser)):
         # After the command too; SUPPRESS keeps a --debug given before it.
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
     return parser
+
+
+def subcommands(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """The parser of every subcommand, nested ones (prial call RPC) included."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                yield command
+                yield from subcommands(command)
 
 
 def entry() -> NoReturn:
@@ -93,6 +103,8 @@ def run(argv: Sequence[str] | None) -> int:
         return error(str(exc), 2)
     except ConfigurationError as exc:  # a file at fault is a run-time failure, options are input
         return error(str(exc), 1 if exc.file else 2)
+    except Failure as exc:
+        return error(str(exc), 1)
     except Exception as exc:  # noqa: BLE001 - one line, not a traceback
         if args.debug:
             raise

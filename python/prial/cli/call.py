@@ -1,71 +1,445 @@
-"""``prial call``: call a running prial server."""
+"""``prial call``: every RPC of a running prial server from the command line.
+
+Where a local command exists (rank, partition, showdown, odds), its RPC
+takes the same arguments and prints the same table: the command is one
+function of its arguments and a backend, here the server
+(``prial.cli.remote``, loaded only when a call is made).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from ..categories import Category
-from .common import add_rules_options, print_table, rules_from_args, seconds
+import numpy as np
 
+from ..errors import InvalidHandError
+from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult
+from ..play.casino import GAMES
+from . import hands, play
+from .common import (
+    CHIPS,
+    POSITIVE,
+    Failure,
+    add_rules_options,
+    check_cards,
+    print_table,
+    rules_from_args,
+    seconds,
+    whole,
+)
 
-def cmd_call(args: argparse.Namespace) -> int:
-    from ..client import Client, PrialRpcError
+if TYPE_CHECKING:
+    from ..client import FieldViolation
+    from .remote import Remote
 
-    token = None
-    if args.token_file:
-        with open(args.token_file) as f:
-            token = f.readline().strip()
-    root = None
-    if args.tls_ca:
-        with open(args.tls_ca, "rb") as f:
-            root = f.read()
-    with Client(args.target, timeout=args.timeout, tls=args.tls, root_certificates=root, token=token) as client:
-        try:
-            if args.rpc == "health":
-                print(client.health(args.service))
-                return 0
-            result = client.evaluate(args.hands, rules=rules_from_args(args), describe=True)
-        except PrialRpcError as exc:
-            print(f"prial: {exc}", file=sys.stderr)
-            for violation in exc.field_violations:
-                print(f"  {violation.field}: {violation.description}", file=sys.stderr)
-            return 1
-    rows = [
-        {"hand": hand, "strength": int(strength), "key": None if result.keys is None else int(result.keys[i]),
-         "category": Category(int(category)).name, "description": description}
-        for i, (hand, strength, category, description) in enumerate(
-            zip(args.hands, result.strengths, result.categories, result.descriptions or []))
-    ]
-    if args.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        keyed = result.keys is not None
-        print_table(
-            ["hand", "strength", *(["key"] if keyed else []), "category", "description"],
-            [(r["hand"], r["strength"], *([r["key"]] if keyed else []), r["category"], r["description"])
-             for r in rows],
-        )
-    return 0
+Command = Callable[[argparse.Namespace, "Remote"], int]
+
+DESCRIPTION = """\
+Call a prial server (prial serve): one subcommand per RPC, card text in, a
+table out (--json: machine-readable). evaluate, partition, showdown and odds
+take the arguments of prial rank, partition, showdown and odds and print
+their tables.
+
+Card text is read here: a typo is refused before any call (exit 2). What
+the server refuses comes back as its error, with the request fields at
+fault (exit 1), as does a server that cannot be reached or takes longer
+than --timeout. The connection options go before or after the RPC."""
+
+EXAMPLES = """\
+examples:
+  prial call evaluate "3s 2h Ah" "Kd Kh 4c" --rules teen_patti
+  prial call stream hands.txt --batch 5000 --json
+  prial call partition "Ah Ad 3c 4d 5s 9h 9c Kh Qs 7d 7c 2h Js" --objective expected_points
+  prial call showdown "3s 2h Ah" "Kd Kh 4c" --seer 2 --stakes 5 5
+  prial call showdown-batch "3s 2h Ah | Kd Kh 4c" "7s 7h Qc | 7d 7c Qh"
+  prial call crash "As Ad Ah | Ks Kd Kh | Qs Qd Qh | Js Jd Jh / 2c" \\
+                   "10s 10d 10h | 9s 9d 9h | 8s 8d 8h | 7s 7d 7h / 3c"
+  prial call casino "Ah Kh Qh" "Jc Jd 4s" --ante 10 --pair-bonus 5
+  prial call odds --hand "As Kd Qh" --opponents 2
+  prial call equity "As Kd Qh 5c" --opponents 3 --samples 100000
+  prial call --target prial.example:50051 --tls-ca ca.pem --token-file token health"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    call = sub.add_parser(
-        "call", help="call a running prial server",
-        description="Call a prial server (prial serve) from the command line.")
-    call.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
-    call.add_argument("--timeout", type=seconds(above=True), default=10.0, help="deadline in seconds (default 10)")
-    call.add_argument("--tls", action="store_true", help="use TLS with the system roots")
-    call.add_argument("--tls-ca", help="PEM CA bundle to verify the server (implies TLS)")
-    call.add_argument("--token-file", help="file whose first line is the bearer token")
+    call = sub.add_parser("call", help="call a running prial server, every RPC", description=DESCRIPTION,
+                          epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    connection_options(call, again=False)
     rpcs = call.add_subparsers(dest="rpc", metavar="RPC", required=True)
-    evaluate = rpcs.add_parser("evaluate", help="rank hands (Evaluate)",
-                               description="Rank 3-, 4- or 5-card hands on the server.")
-    evaluate.add_argument("hands", nargs="+", metavar="HAND", help='a hand, e.g. "3s 2h Ah"')
-    evaluate.add_argument("--json", action="store_true", help="machine-readable output")
-    add_rules_options(evaluate)
-    health = rpcs.add_parser("health", help="health status (grpc.health.v1)",
-                             description="Print SERVING or NOT_SERVING.")
-    health.add_argument("--service", default="", help='service name ("" = the whole server)')
-    call.set_defaults(func=cmd_call)
+
+    def rpc(name: str, help: str, description: str, arguments: Callable[[argparse.ArgumentParser], None],
+            command: Command) -> None:
+        parser = rpcs.add_parser(name, help=help, description=description)
+        arguments(parser)
+        connection_options(parser, again=True)
+        parser.set_defaults(func=lambda args: call_server(args, command))
+
+    rpc("evaluate", "rank hands: prial rank on the server (Evaluate)",
+        f"{hands.RANK_DESCRIPTION} The table of prial rank; hands of 4 or 5 cards, ranked by their best three, "
+        "add the best-of key (the discard tie-break included). RPC Evaluate.",
+        hands.rank_arguments, hands.rank)
+    rpc("stream", "rank a file of hands, one a line (EvaluateStream)",
+        "Rank the hands of FILE, one a line, over one stream: sent in batches of --batch hands, printed "
+        "as the answers come, a row per hand in order (line: its line in FILE). Every hand of a stream has "
+        "the number of cards of the first (3, 4 or 5). --timeout covers the whole stream. "
+        "RPC EvaluateStream.",
+        stream_arguments, stream)
+    rpc("partition", "split 6-15 cards into hands: prial partition (Partition)",
+        f"{hands.PARTITION_DESCRIPTION} The table of prial partition. RPC Partition.",
+        hands.partition_arguments, hands.partition)
+    rpc("showdown", "decide a showdown: prial showdown (Showdown)",
+        f"{play.SHOWDOWN_DESCRIPTION} The table of prial showdown. RPC Showdown.",
+        play.showdown_arguments, play.showdown)
+    rpc("showdown-batch", "many two-player sees at once (ShowdownBatch)",
+        "Decide many sees between two players at once: each PAIR is the seer's cards, \"|\", the seen "
+        "player's cards, e.g. \"3s 2h Ah | Kd Kh 4c\". The seer wins with a strictly better hand only; "
+        "four and five cards compare by their best three, then the discards (docs/rules.md, \"Sees in "
+        "bulk\"). Every hand has the number of cards of the first (3, 4 or 5). RPC ShowdownBatch.",
+        showdown_batch_arguments, showdown_batch)
+    rpc("crash", "score a round of Crash (CrashShowdown)",
+        "Score a round of thirteen-card Brag, Crash (docs/rules.md, \"Crash scoring\"): the players' hands "
+        "meet position by position. Players are numbered 1.. in the order given. RPC CrashShowdown.",
+        crash_arguments, crash)
+    rpc("casino", "settle a casino Brag hand (SettleCasino)",
+        "Settle a hand of casino Brag or Three Card Poker against the dealer: the ante and play bets, the "
+        "ante bonus and the pair bonus side bet (docs/rules.md, \"Casino settlement\"). RPC SettleCasino.",
+        casino_arguments, casino)
+    rpc("odds", "category odds and equity: prial odds (Odds, Equity)",
+        f"{play.ODDS_DESCRIPTION} The table of prial odds, without the percentile (no RPC answers it). "
+        "RPCs Odds and, with --hand, Equity.",
+        play.odds_arguments, play.odds)
+    rpc("equity", "win, tie and lose chances of a hand (Equity)",
+        "Win, tie and lose probabilities of HAND against random opponent hands of as many cards: exact, "
+        "every deal enumerated, where feasible, else sampled. The equity table of prial odds --hand. "
+        "RPC Equity.",
+        play.equity_arguments, play.equity)
+    rpc("health", "SERVING or NOT_SERVING (grpc.health.v1)",
+        "Print the server's health: SERVING or NOT_SERVING. Health checks need no token.",
+        health_arguments, health)
+
+
+def connection_options(parser: argparse.ArgumentParser, *, again: bool) -> None:
+    """The connection options, on ``prial call`` and ``again`` on each RPC
+    so they may follow it (there SUPPRESS keeps a value given before)."""
+    group = parser.add_argument_group("connection")
+
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if again else value
+
+    group.add_argument("--target", default=default("127.0.0.1:50051"), metavar="HOST:PORT",
+                       help="the server (default 127.0.0.1:50051)")
+    group.add_argument("--timeout", type=seconds(above=True), default=default(10.0), metavar="SECONDS",
+                       help="deadline of the call (default 10)")
+    group.add_argument("--tls", action="store_true", default=default(False),
+                       help="TLS, the server's certificate checked against the system's roots")
+    group.add_argument("--tls-ca", default=default(None), metavar="PEM",
+                       help="TLS, the server's certificate checked against this CA bundle")
+    group.add_argument("--tls-cert", default=default(None), metavar="PEM",
+                       help="a client certificate chain, for mutual TLS (with --tls-key)")
+    group.add_argument("--tls-key", default=default(None), metavar="PEM", help="the client certificate's key")
+    group.add_argument("--token-file", default=default(None), metavar="FILE",
+                       help="the bearer token: the first line not blank nor a # comment (a file in the "
+                            "format of prial serve --auth-token-file serves)")
+
+
+def call_server(args: argparse.Namespace, command: Command) -> int:
+    if not args.debug:
+        # gRPC's own log lines on stderr would come before the one-line error.
+        os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+    from ..client import PrialRpcError
+    from .remote import connect, failure
+
+    server = connect(args)
+    try:
+        return command(args, server)
+    except PrialRpcError as exc:
+        raise failure(exc, args) from None
+    finally:
+        server.close()
+
+
+# -- RPCs without a local command ---------------------------------------------
+
+def stream_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE",
+                        help="hands, one a line, e.g. 3s 2h Ah (blank lines and # comments skipped); "
+                             "- for standard input")
+    parser.add_argument("--batch", type=whole(1, 100_000), default=1000, metavar="N",
+                        help="hands per request (default 1000; at most 100,000, the server's limit "
+                             "for described hands)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output: a JSON object a line")
+    add_rules_options(parser)
+
+
+def stream(args: argparse.Namespace, server: Remote) -> int:
+    from ..client import PrialRpcError
+    from .remote import failure, ranked_hands
+
+    table = None
+    with numbered_lines(args.file) as (name, lines):
+        reader = StreamedHands(name, lines, args.batch)
+        try:
+            for answer in server.evaluate_stream(reader.batches(), rules=rules_from_args(args), describe=True):
+                batch = reader.sent.popleft()
+                numbers = [number for number, _, _ in batch.hands]
+                ranked = list(zip(numbers, ranked_hands(answer, [(text, cards) for _, text, cards in batch.hands])))
+                if args.json:
+                    for number, r in ranked:
+                        print(json.dumps({"line": number, **hands.rank_json(r)}))
+                else:
+                    table = table or hands.rank_table([r for _, r in ranked], first=["line"])
+                    table.write([[number, *hands.rank_cells(r)] for number, r in ranked])
+                sys.stdout.flush()  # each batch as it comes
+        except PrialRpcError as exc:
+            raise failure(exc, args, reader.locate) from None
+    if reader.error is not None:
+        raise reader.error
+    return 0
+
+
+class Batch(NamedTuple):
+    """One request of a stream: its position, and (line, text, cards) of each hand."""
+
+    index: int
+    hands: list[tuple[int, str, list[int]]]
+
+
+class StreamedHands:
+    """The hands of a file in batches, read as the stream asks for them (in
+    gRPC's thread), and the batches sent but not yet answered."""
+
+    def __init__(self, name: str, lines: Iterator[tuple[int, str]], batch: int) -> None:
+        self.name = name
+        self.lines = lines
+        self.batch = batch
+        self.sent: deque[Batch] = deque()
+        self.error: Exception | None = None
+        self._count = 0
+        self._size = OneSize()
+
+    def batches(self) -> Iterator[np.ndarray]:
+        try:
+            pending: list[tuple[int, str, list[int]]] = []
+            for number, text in self.lines:
+                where = f"{self.name} line {number} ({text!r})"
+                pending.append((number, text, self._size.check(check_cards(text, where), where)))
+                if len(pending) == self.batch:
+                    yield self._send(pending)
+                    pending = []
+            if pending:
+                yield self._send(pending)
+        except Exception as exc:  # noqa: BLE001 - for the main thread to raise: gRPC's would only log it
+            # The stream then ends after the batches sent, which are answered and printed first.
+            self.error = exc
+
+    def _send(self, pending: list[tuple[int, str, list[int]]]) -> np.ndarray:
+        self.sent.append(Batch(self._count, pending))
+        self._count += 1
+        return np.array([cards for _, _, cards in pending], dtype=np.uint8)
+
+    def locate(self, violation: FieldViolation) -> str:
+        """Where in the file a field violation of the stream points."""
+        for batch in self.sent:
+            if batch.index == violation.batch_index and violation.hand_index is not None:
+                number, text, _ = batch.hands[violation.hand_index]
+                return f" ({self.name} line {number}: {text!r})"
+        return ""
+
+
+@contextlib.contextmanager
+def numbered_lines(path: str) -> Iterator[tuple[str, Iterator[tuple[int, str]]]]:
+    """The name of a file ("-": standard input) and its lines worth reading,
+    (number, text): blank lines and # comments are skipped."""
+    if path == "-":
+        yield "standard input", _numbered("standard input", sys.stdin)
+        return
+    with open(path, encoding="utf-8") as f:
+        yield path, _numbered(path, f)
+
+
+def _numbered(name: str, f: TextIO) -> Iterator[tuple[int, str]]:
+    number = 0
+    try:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield number, text
+    except UnicodeDecodeError as exc:
+        raise Failure(f"{name} line {number + 1}: not UTF-8 text ({exc.reason})") from None
+
+
+def showdown_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pairs", nargs="*", metavar="PAIR",
+                        help='a see: the seer\'s cards | the seen player\'s, e.g. "3s 2h Ah | Kd Kh 4c"')
+    parser.add_argument("--file", metavar="FILE",
+                        help="read the pairs from FILE instead, one a line (blank lines and # comments skipped); "
+                             "- for standard input")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(parser)
+
+
+def showdown_batch(args: argparse.Namespace, server: Remote) -> int:
+    if bool(args.pairs) == bool(args.file):
+        raise InvalidHandError("give the sees as PAIR arguments or in --file FILE, one of the two")
+    if args.pairs:
+        given = [(f"pair {n} ({text!r})", text) for n, text in enumerate(args.pairs, 1)]
+    else:
+        with numbered_lines(args.file) as (name, lines):
+            given = [(f"{name} line {n} ({text!r})", text) for n, text in lines]
+        if not given:
+            raise Failure(f"{name} holds no pair: one a line, the seer's cards | the seen player's")
+    size = OneSize()
+    pairs = [_pair(where, text, size) for where, text in given]
+    wins = server.showdown_batch(np.array([seer[1] for seer, _ in pairs], dtype=np.uint8),
+                                 np.array([seen[1] for _, seen in pairs], dtype=np.uint8),
+                                 rules=rules_from_args(args))
+    if args.json:
+        print(json.dumps([{"seer": seer, "seen": seen, "seer_wins": bool(win)}
+                          for ((seer, _), (seen, _)), win in zip(pairs, wins)], indent=2))
+        return 0
+    print_table(["pair", "seer", "seen", "winner"],
+                [(n, seer, seen, "seer" if win else "seen")
+                 for n, (((seer, _), (seen, _)), win) in enumerate(zip(pairs, wins), 1)])
+    return 0
+
+
+def _pair(where: str, text: str, size: OneSize) -> tuple[tuple[str, list[int]], tuple[str, list[int]]]:
+    """The seer's and the seen player's hands of "SEER | SEEN": (text, cards) each."""
+    parts = [part.strip() for part in text.split("|")]
+    if len(parts) != 2:
+        raise InvalidHandError(f"{where}: expected the seer's cards | the seen player's")
+    seer, seen = parts
+    return ((seer, size.check(check_cards(seer, f"{where} seer"), f"{where} seer")),
+            (seen, size.check(check_cards(seen, f"{where} seen player"), f"{where} seen player")))
+
+
+class OneSize:
+    """Hands of one size, that of the first hand checked: 3, 4 or 5 cards."""
+
+    def __init__(self) -> None:
+        self.first: tuple[int, str] | None = None
+
+    def check(self, cards: list[int], where: str) -> list[int]:
+        if self.first is None:
+            if len(cards) not in (3, 4, 5):
+                raise InvalidHandError(f"{where}: {len(cards)} cards; a hand has 3, 4 or 5")
+            self.first = (len(cards), where)
+        elif len(cards) != self.first[0]:
+            raise InvalidHandError(f"{where}: {len(cards)} cards, but the first hand has {self.first[0]} "
+                                   f"({self.first[1]}); every hand must have as many")
+        return cards
+
+
+def crash_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("players", nargs="+", metavar="PLAYER",
+                        help='a player\'s declaration: the hands in the order laid down, separated by "|", '
+                             'then "/" and the discards, e.g. "As Ad Ah | Ks Kd Kh | Qs Qd Qh | Js Jd Jh / 2c"')
+    parser.add_argument("--six-pairs", type=POSITIVE, action="append", default=[], metavar="N",
+                        help="player N declares six pairs, which voids the deal (repeatable)")
+    parser.add_argument("--weights", type=whole(0, 2**32 - 1), nargs=4, metavar="POINTS",
+                        help="what positions 1 to 4 score (default 1 each), e.g. 4 3 2 1")
+    parser.add_argument("--min-category", metavar="CATEGORY",
+                        help="a hand below this category fouls, e.g. PAIR (a house rule)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(parser)
+
+
+def crash(args: argparse.Namespace, server: Remote) -> int:
+    for seat in args.six_pairs:
+        if not 1 <= seat <= len(args.players):
+            raise InvalidHandError(f"--six-pairs {seat}: players are numbered 1..{len(args.players)}")
+    players = [_crash_player(str(n), text, n in args.six_pairs) for n, text in enumerate(args.players, 1)]
+    result = server.crash_showdown(players, scoring=args.weights or "points", min_category=args.min_category,
+                                   rules=rules_from_args(args))
+    if args.json:
+        # Points in the players' order, as the server's map may not be.
+        print(json.dumps({**result.to_dict(), "points": {p.id: result.points[p.id] for p in result.players}},
+                         indent=2))
+    else:
+        print_crash(result)
+    return 0
+
+
+def _crash_player(pid: str, text: str, six_pairs: bool) -> CrashPlayer:
+    laid, _, discards = text.partition("/")
+    hands_laid = [hand.strip() for hand in laid.split("|")] if laid.strip() else []
+    for i, hand in enumerate(hands_laid, 1):
+        check_cards(hand, f"player {pid!r} hand {i}")
+    check_cards(discards, f"player {pid!r} discards")
+    return CrashPlayer(pid, hands_laid, discards.strip(), declare_six_pairs=six_pairs)
+
+
+def print_crash(result: CrashResult) -> None:
+    if result.positions:
+        print_table(["position", "worth", "result"],
+                    [(p.index + 1, p.weight, p.reason) for p in result.positions])
+        print()
+    print_table(["player", "points", "positions won", "four of a kind", "foul"],
+                [(p.id, p.points, " ".join(str(i + 1) for i in p.positions_won) or "-",
+                  p.four_of_a_kind or "-", p.foul or "-") for p in result.players])
+    notes = []
+    if result.void:
+        notes.append(f"void: player {result.voided_by} declared six pairs; nothing scores")
+    if result.outright:
+        notes.append(f"outright, a thirteen-card straight: {play.who_wins(result.outright)}")
+    if result.crash:
+        notes.append(f"crash: player {result.crash} won every position")
+    if result.four_of_a_kind_bonus:
+        notes.append(f"four of a kind: player {result.four_of_a_kind_bonus} scores the bonus point")
+    if notes:
+        print()
+        print("\n".join(notes))
+
+
+def casino_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("player", metavar="PLAYER", help='the player\'s three cards, e.g. "Ah Kh Qh"')
+    parser.add_argument("dealer", metavar="DEALER", help="the dealer's three cards")
+    parser.add_argument("--ante", type=whole(1, 2**64 - 1), default=1, metavar="CHIPS",
+                        help="the ante in chips (default 1)")
+    bet = parser.add_mutually_exclusive_group()
+    bet.add_argument("--play", type=CHIPS, metavar="CHIPS",
+                     help="the play bet (default: the ante times the pay table's play multiple)")
+    bet.add_argument("--fold", action="store_true", help="the player folds: no play bet, the ante is lost")
+    parser.add_argument("--pair-bonus", type=CHIPS, default=0, metavar="CHIPS",
+                        help="the pair bonus side bet (default 0: none)")
+    parser.add_argument("--paytable", choices=sorted(PAYTABLES), default=CASINO_BRAG_PAYTABLE.name,
+                        help=f"the pay table (docs/rules.md, \"Pay tables\"; default {CASINO_BRAG_PAYTABLE.name})")
+    parser.add_argument("--game", choices=GAMES, default=GAMES[0],
+                        help=f"the hand ranking (default {GAMES[0]})")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def casino(args: argparse.Namespace, server: Remote) -> int:
+    check_cards(args.player, "player")
+    check_cards(args.dealer, "dealer")
+    play_bet = None if args.fold else (
+        args.ante * PAYTABLES[args.paytable].play_multiple if args.play is None else args.play)
+    result = server.settle_casino(args.player, args.dealer, args.ante, play_bet, args.pair_bonus,
+                                  paytable=args.paytable, game=args.game)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    qualifies = "qualifies" if result.dealer_qualifies else "does not qualify"
+    print(f"player: {result.player}{' (folded)' if result.folded else ''}")
+    print(f"dealer: {result.dealer} ({qualifies})")
+    print_table(["bet", "stake", "outcome", "net", "note"],
+                [(b.bet, b.stake, b.outcome, b.net, b.note) for b in result.bets])
+    print(f"net: {result.net:+,} chips")
+    return 0
+
+
+def health_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--service", default="", help='a service name, e.g. prial.v1.Prial ("": the whole server)')
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def health(args: argparse.Namespace, server: Remote) -> int:
+    status = server.health(args.service)
+    print(json.dumps({"service": args.service, "status": status}) if args.json else status)
+    return 0

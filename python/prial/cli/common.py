@@ -1,4 +1,5 @@
-"""What every command shares: the ruleset options and plain tables."""
+"""What every command shares: the ruleset options, card text, plain tables
+and the one-line failure."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import argparse
 import math
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TextIO, TypeVar
 
+from ..cards import cards_of, parse_cards
+from ..errors import InvalidHandError
 from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_PRESETS, WILD_TIES, Rules
+
+T = TypeVar("T")
 
 
 def _range_text(low: float | None, high: float | None) -> str:
@@ -103,20 +108,61 @@ def rules_text(rules: Rules) -> str:
     return ", ".join(words)
 
 
+class Failure(Exception):
+    """A run-time failure already put in words: the first line of the
+    message says what is wrong and how to fix it, details may follow on
+    indented lines.  The command line prints it as ``prial: error: ...`` and
+    exits 1."""
+
+
+def check_cards(text: str, where: str | None = None) -> list[int]:
+    """The cards of ``text``, else InvalidHandError naming ``where`` as the
+    library does.  Commands read card text themselves before asking their
+    backend, so that a typo is refused as bad input (exit 2) in the same
+    words whether the answer is computed here or by a server."""
+    return cards_of(text, where) if where else parse_cards(text)
+
+
+def each_hand(hands: Sequence[str], value: Callable[[str], T]) -> list[tuple[str, T]]:
+    """``value`` of every hand given; a bad one's error names it (several may be given)."""
+    out = []
+    for number, hand in enumerate(hands, 1):
+        try:
+            out.append((hand, value(hand)))
+        except InvalidHandError as exc:
+            raise InvalidHandError(f"hand {number} ({hand!r}): {exc}") from None
+    return out
+
+
+class Table:
+    """A plain aligned text table (numbers right-aligned), printed as rows
+    come.  Column widths are those of the header and of the first rows
+    written: a wider cell in a later write pushes the rest of its line."""
+
+    def __init__(self, headers: Sequence[str], out: TextIO | None = None) -> None:
+        self.headers = list(headers)
+        self.out = out or sys.stdout
+        self.widths: list[int] | None = None
+
+    def write(self, rows: Sequence[Sequence[object]]) -> None:
+        cells = [[str(c) for c in row] for row in rows]
+        widths = self.widths
+        if widths is None:
+            widths = self.widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(self.headers)]
+            print(_line(self.headers, widths), file=self.out)
+            print("  ".join("-" * w for w in widths), file=self.out)
+        for row, raw in zip(cells, rows):
+            print(_line(row, widths, raw), file=self.out)
+
+
+def _line(values: Sequence[str], widths: Sequence[int], raw: Sequence[object] | None = None) -> str:
+    parts = []
+    for i, v in enumerate(values):
+        numeric = raw is not None and isinstance(raw[i], (int, float))
+        parts.append(v.rjust(widths[i]) if numeric else v.ljust(widths[i]))
+    return "  ".join(parts).rstrip()
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]], out: TextIO | None = None) -> None:
     """A plain aligned text table (numbers right-aligned)."""
-    out = out or sys.stdout
-    cells = [[str(c) for c in row] for row in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-
-    def line(values: Sequence[str], raw: Sequence[object] | None = None) -> str:
-        parts = []
-        for i, v in enumerate(values):
-            numeric = raw is not None and isinstance(raw[i], (int, float))
-            parts.append(v.rjust(widths[i]) if numeric else v.ljust(widths[i]))
-        return "  ".join(parts).rstrip()
-
-    print(line(headers), file=out)
-    print("  ".join("-" * w for w in widths), file=out)
-    for row, raw in zip(cells, rows):
-        print(line(row, raw), file=out)
+    Table(headers, out).write(rows)

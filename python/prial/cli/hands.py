@@ -5,43 +5,47 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Sequence
 
 from ..cards import format_cards
-from ..errors import InvalidHandError
 from ..evaluator import OBJECTIVES, Evaluator
-from .common import POSITIVE, add_rules_options, print_table, rules_from_args, whole
+from .backend import Backend, Local, Ranked
+from .common import POSITIVE, Table, add_rules_options, check_cards, each_hand, print_table, rules_from_args, whole
 
-T = TypeVar("T")
-
-
-def each_hand(hands: list[str], value: Callable[[str], T]) -> list[tuple[str, T]]:
-    """``value`` of every hand given; a bad one's error names it (several may be given)."""
-    out = []
-    for number, hand in enumerate(hands, 1):
-        try:
-            out.append((hand, value(hand)))
-        except InvalidHandError as exc:
-            raise InvalidHandError(f"hand {number} ({hand!r}): {exc}") from None
-    return out
+RANK_DESCRIPTION = "Print strength, category and description of each hand."
+PARTITION_DESCRIPTION = "Split the cards into HANDS three-card hands, strongest first; the rest are discards."
 
 
-def cmd_rank(args: argparse.Namespace) -> int:
-    ev = Evaluator(rules_from_args(args))
-    values = each_hand(args.hands, ev.evaluate)
+def rank_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("hands", nargs="+", metavar="HAND", help='a hand, e.g. "3s 2h Ah"')
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(parser)
+
+
+def rank(args: argparse.Namespace, backend: Backend) -> int:
+    each_hand(args.hands, check_cards)
+    ranked = backend.rank(args.hands, rules_from_args(args))
     if args.json:
-        print(json.dumps([
-            {"hand": hand, "cards": v.cards, "strength": v.strength,
-             "category": v.category.name, "description": v.description}
-            for hand, v in values
-        ], indent=2))
+        print(json.dumps([rank_json(r) for r in ranked], indent=2))
     else:
-        print_table(
-            ["hand", "strength", "category", "description"],
-            [(hand, v.strength, v.category.name, v.description) for hand, v in values],
-        )
+        rank_table(ranked).write([rank_cells(r) for r in ranked])
     return 0
+
+
+def rank_table(ranked: Sequence[Ranked], first: Sequence[str] = ()) -> Table:
+    """The table of ranked hands (all of one size), with the ``first`` columns before its own."""
+    keyed = bool(ranked) and ranked[0].key is not None
+    return Table([*first, "hand", "strength", *(["key"] if keyed else []), "category", "description"])
+
+
+def rank_cells(r: Ranked) -> list[object]:
+    return [r.hand, r.strength, *([] if r.key is None else [r.key]), r.category.name, r.description]
+
+
+def rank_json(r: Ranked) -> dict[str, object]:
+    key = {} if r.key is None else {"key": r.key}
+    return {"hand": r.hand, "cards": r.cards, "strength": r.strength, **key, "category": r.category.name,
+            "description": r.description}
 
 
 def cmd_best_of(args: argparse.Namespace) -> int:
@@ -62,10 +66,28 @@ def cmd_best_of(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_partition(args: argparse.Namespace) -> int:
-    ev = Evaluator(rules_from_args(args))
-    split = ev.partition(args.cards, hands=args.hands, objective=args.objective,
-                         min_category=args.min_category, opponents=args.opponents, crash_value=args.crash_value)
+def partition_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("cards", metavar="CARDS", help='e.g. 13 cards for Crash: "As Ad 7h ..."')
+    parser.add_argument("--hands", type=whole(2, 5), default=4, help="hands to form, 2 to 5 (default 4)")
+    parser.add_argument("--objective", choices=OBJECTIVES, default=OBJECTIVES[0],
+                        help="lexicographic: strongest first hand, then second...; expected_points: "
+                             "most positions won on average, plus the four-of-a-kind bonus in Crash "
+                             "(default lexicographic)")
+    parser.add_argument("--min-category", metavar="CATEGORY",
+                        help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
+    parser.add_argument("--opponents", type=POSITIVE, default=3, help="opponents for expected_points (default 3)")
+    parser.add_argument("--crash-value", type=float, default=0.0,
+                        help="expected_points: what a crash (every position won) is worth beyond its "
+                             "positions' points (default 0)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_rules_options(parser)
+
+
+def partition(args: argparse.Namespace, backend: Backend) -> int:
+    check_cards(args.cards)
+    split = backend.partition(args.cards, hands=args.hands, objective=args.objective,
+                              min_category=args.min_category, opponents=args.opponents,
+                              crash_value=args.crash_value, rules=rules_from_args(args))
     if args.json:
         print(json.dumps({
             "cards": args.cards, "objective": args.objective, "min_category": args.min_category,
@@ -87,11 +109,10 @@ def cmd_partition(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    rank = sub.add_parser("rank", help="rank three-card hands", description="Print strength, category and description of each hand.")
-    rank.add_argument("hands", nargs="+", metavar="HAND", help='a hand, e.g. "3s 2h Ah"')
-    rank.add_argument("--json", action="store_true", help="machine-readable output")
-    add_rules_options(rank)
-    rank.set_defaults(func=cmd_rank)
+    local = Local()
+    rank_parser = sub.add_parser("rank", help="rank three-card hands", description=RANK_DESCRIPTION)
+    rank_arguments(rank_parser)
+    rank_parser.set_defaults(func=lambda args: rank(args, local))
 
     best_of = sub.add_parser(
         "best-of", help="best three of four or five cards",
@@ -102,21 +123,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_rules_options(best_of)
     best_of.set_defaults(func=cmd_best_of)
 
-    partition = sub.add_parser(
+    partition_parser = sub.add_parser(
         "partition", help="split 6-15 cards into three-card hands (Crash and relatives)",
-        description="Split the cards into HANDS three-card hands, strongest first; the rest are discards.")
-    partition.add_argument("cards", metavar="CARDS", help='e.g. 13 cards for Crash: "As Ad 7h ..."')
-    partition.add_argument("--hands", type=whole(2, 5), default=4, help="hands to form, 2 to 5 (default 4)")
-    partition.add_argument("--objective", choices=OBJECTIVES, default=OBJECTIVES[0],
-                           help="lexicographic: strongest first hand, then second...; expected_points: "
-                                "most positions won on average, plus the four-of-a-kind bonus in Crash "
-                                "(default lexicographic)")
-    partition.add_argument("--min-category", metavar="CATEGORY",
-                           help="every formed hand at least this category, e.g. PAIR; fewer hands may be formed")
-    partition.add_argument("--opponents", type=POSITIVE, default=3, help="opponents for expected_points (default 3)")
-    partition.add_argument("--crash-value", type=float, default=0.0,
-                           help="expected_points: what a crash (every position won) is worth beyond its "
-                                "positions' points (default 0)")
-    partition.add_argument("--json", action="store_true", help="machine-readable output")
-    add_rules_options(partition)
-    partition.set_defaults(func=cmd_partition)
+        description=PARTITION_DESCRIPTION)
+    partition_arguments(partition_parser)
+    partition_parser.set_defaults(func=lambda args: partition(args, local))

@@ -1,0 +1,72 @@
+"""Where a command's answers come from.
+
+``prial rank``, ``partition``, ``showdown`` and ``odds`` compute here
+(``Local``); ``prial call`` asks a server for the same answers
+(``prial.cli.remote.Remote``).  A command is one function of its parsed
+arguments and a ``Backend``, so the two print the same table from the same
+arguments.  The methods are prial's functions of the same names, which
+``prial.client.Client`` mirrors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+from ..cards import CardsLike
+from ..categories import Category
+from ..evaluator import Evaluator
+from ..play import Equity, Odds, Player, ShowdownResult, equity, odds, percentile, showdown
+from ..results import Split
+from ..rules import Rules
+from .common import each_hand
+
+
+class Ranked(NamedTuple):
+    """One ranked hand as given: ``key`` is the best-of key of a four- or
+    five-card hand (None for three cards, where the strength is the key)."""
+
+    hand: str
+    cards: list[int]
+    strength: int
+    key: int | None
+    category: Category
+    description: str
+
+
+class Backend(Protocol):
+    def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]: ...
+
+    def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
+                  min_category: Category | str | None = None, opponents: int = 3, crash_value: float = 0.0, *,
+                  rules: Rules | None = None) -> Split: ...
+
+    def showdown(self, players: Sequence[Player], seer: str | None = None, *, rules: Rules | None = None,
+                 cards_per_hand: int | None = None, pot: int = 0, coverer: str | None = None,
+                 old_pot: int = 0) -> ShowdownResult: ...
+
+    def odds(self, rules: Rules | None = None, cards: int = 3) -> Odds: ...
+
+    def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
+               samples: int | None = None, seed: int = 0) -> Equity: ...
+
+    def percentile(self, hand: CardsLike, rules: Rules | None = None) -> float | None:
+        """None where the backend cannot tell."""
+
+
+class Local:
+    """The answers computed in this process."""
+
+    showdown = staticmethod(showdown)
+    odds = staticmethod(odds)
+    equity = staticmethod(equity)
+    percentile = staticmethod(percentile)
+
+    def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
+        return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)
+                for hand, v in each_hand(hands, Evaluator(rules).evaluate)]
+
+    def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
+                  min_category: Category | str | None = None, opponents: int = 3, crash_value: float = 0.0, *,
+                  rules: Rules | None = None) -> Split:
+        return Evaluator(rules).partition(cards, hands, objective, min_category, opponents, crash_value)
