@@ -1,10 +1,15 @@
 """The README's Python tour and the rules reference's examples run, each
 block alone in a fresh namespace as a reader would paste it, and every
-`# -> value` claim in them holds."""
+`# -> value` claim in them holds; every `$ prial ...` shown in the docs
+prints what they show."""
 
 from __future__ import annotations
 
 import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,3 +59,41 @@ def test_ci_runs_the_readme_test_command():
     assert "<!-- test-command -->" in text and "<!-- main-command -->" in text
     ci = (README.parent / ".ci" / "run").read_text()
     assert "test-command" in ci
+
+
+# Transcripts that name files the docs do not make (a token, a CA bundle):
+# they show the options' shape, not output this test can reproduce.
+NEEDS_FILES = ("--token-file", "--tls-ca", "--tls-cert")
+
+
+def transcripts(page: Path) -> Iterator[tuple[str, list[str]]]:
+    """Each ``$ prial ...`` line of the page's text blocks, with the lines
+    shown after it."""
+    for block in re.findall(r"```text\n(.*?)```", page.read_text(), flags=re.S):
+        command: str | None = None
+        shown: list[str] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                if command is not None:
+                    yield command, shown
+                command, shown = line[2:], []
+            elif command is not None:
+                shown.append(line)
+        if command is not None:
+            yield command, shown
+
+
+def test_every_transcript_prints_what_the_docs_show(tmp_path):
+    from .grpc_helpers import ServerProcess
+
+    pages = [README, *sorted((README.parent / "docs").glob("*.md"))]
+    shown = [(page.name, command, lines) for page in pages for command, lines in transcripts(page)
+             if not any(option in command for option in NEEDS_FILES)]
+    assert len(shown) >= 4 and any(" call " in command for _, command, _ in shown)
+    with ServerProcess("--port", "50051"):  # prial call's default target
+        for page, command, lines in shown:
+            argv = shlex.split(command)
+            assert argv[0] == "prial", command
+            done = subprocess.run([sys.executable, "-m", "prial", *argv[1:]], capture_output=True, text=True,
+                                  timeout=60, cwd=tmp_path)
+            assert (done.stdout + done.stderr).splitlines() == lines, f"{page}: $ {command}"
