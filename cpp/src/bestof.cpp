@@ -13,6 +13,7 @@
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
 #include "prial/parallel.hpp"
+#include "prial/portable.hpp"
 
 namespace prial {
 namespace {
@@ -28,14 +29,6 @@ inline void compare_swap(unsigned& a, unsigned& b) noexcept {
   const unsigned swap = (a ^ b) & (0u - static_cast<unsigned>(b < a));
   a ^= swap;
   b ^= swap;
-}
-
-inline void prefetch(const void* address) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(address);
-#else
-  (void)address;
-#endif
 }
 
 // The colex slot of one row of W cards (any order): a sorting network and
@@ -85,7 +78,7 @@ bool key_range(const Card* hands, std::size_t begin, std::size_t end, BestKey* o
     for (std::size_t i = 0; i < count; ++i) {
       unsigned valid;
       slots[i] = row_slot<W>(hands + W * (base + i), pack, valid);
-      prefetch(table + slots[i]);
+      portable::prefetch(table + slots[i]);
       valid_all &= valid;
     }
     for (std::size_t i = 0; i < count; ++i) out[base + i] = table[slots[i]];
@@ -101,14 +94,14 @@ constexpr std::size_t kHugePage = std::size_t{1} << 21;
 // 10-14 MB five-card table otherwise misses the TLB almost every time.
 KeyBuffer::KeyBuffer(std::size_t count) : size_(count) {
   const std::size_t bytes = (count * sizeof(BestKey) + kHugePage - 1) / kHugePage * kHugePage;
-  data_ = static_cast<BestKey*>(std::aligned_alloc(kHugePage, bytes));
+  data_ = static_cast<BestKey*>(portable::aligned_allocate(kHugePage, bytes));
   if (data_ == nullptr) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   madvise(data_, bytes, MADV_HUGEPAGE);  // a hint: failure only costs speed
 #endif
 }
 
-KeyBuffer::~KeyBuffer() { std::free(data_); }
+KeyBuffer::~KeyBuffer() { portable::aligned_release(data_); }
 
 namespace {
 

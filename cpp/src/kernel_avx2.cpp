@@ -28,8 +28,12 @@ struct Deinterleave {
 };
 constexpr Deinterleave kDeinterleave{};
 
+// (Two loads and an insert rather than _mm256_loadu2_m128i, which some
+// compilers' headers lack; the instructions are the same.)
 inline __m256i load_lanes(const Card* low, const Card* high) {
-  return _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(high), reinterpret_cast<const __m128i*>(low));
+  const __m128i low_lane = _mm_loadu_si128(reinterpret_cast<const __m128i*>(low));
+  const __m128i high_lane = _mm_loadu_si128(reinterpret_cast<const __m128i*>(high));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(low_lane), high_lane, 1);
 }
 
 // Colex slot of 16 hands from their sorted cards in 16-bit lanes:

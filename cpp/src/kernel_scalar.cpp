@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "prial/kernels.hpp"
+#include "prial/portable.hpp"
 
 namespace prial {
 
@@ -19,10 +20,9 @@ bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
     const unsigned a = hands[3 * i], b = hands[3 * i + 1], c = hands[3 * i + 2];
     const std::uint64_t bits = (std::uint64_t{1} << (a & 63)) | (std::uint64_t{1} << (b & 63)) |
                                (std::uint64_t{1} << (c & 63));
-    const unsigned bottom = static_cast<unsigned>(__builtin_ctzll(bits));
-    const unsigned middle =
-        static_cast<unsigned>(__builtin_ctzll((bits & (bits - 1)) | (std::uint64_t{1} << 63)));
-    const unsigned top = 63u - static_cast<unsigned>(__builtin_clzll(bits));
+    const unsigned bottom = portable::lowest_bit(bits);
+    const unsigned middle = portable::lowest_bit((bits & (bits - 1)) | (std::uint64_t{1} << 63));
+    const unsigned top = portable::highest_bit(bits);
     const unsigned valid = ((a | b | c) < 64) & (middle < top) & (top < pack);
     const unsigned slot = (bottom + kColex.choose2[middle] + kColex.choose3[top]) & (0u - valid);
     out[i] = table[slot];

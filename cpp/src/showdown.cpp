@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "prial/parallel.hpp"
+#include "prial/portable.hpp"
 
 namespace prial {
 namespace {
@@ -339,7 +340,7 @@ void pay(std::vector<std::uint64_t>& payouts, std::uint64_t amount, const std::v
 
 std::uint64_t add_chips(std::uint64_t a, std::uint64_t b) {
   std::uint64_t sum;
-  if (__builtin_add_overflow(a, b, &sum)) {
+  if (portable::add_overflows(a, b, &sum)) {
     throw InvalidShowdown("the chips in play add up to more than " +
                           std::to_string(std::numeric_limits<std::uint64_t>::max()));
   }

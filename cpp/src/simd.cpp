@@ -1,10 +1,12 @@
 // Run-time choice of the three-card batch kernel (kernels.hpp).
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "prial/kernels.hpp"
+#include "prial/portable.hpp"
 
 namespace prial {
 namespace {
@@ -21,17 +23,35 @@ bool level_from_name(const std::string& name, SimdLevel* level) {
   return false;
 }
 
+#if defined(PRIAL_HAVE_X86_KERNELS)
+// The kernels' instruction sets, from CPUID, each usable only if the OS
+// also saves the registers it widens (XCR0): AVX2 needs the YMM state, the
+// AVX-512 kernel (F, BW, VL, VBMI: its compile flags) the opmask and ZMM.
+SimdLevel detect_x86() noexcept {
+  using portable::cpuid;
+  if (cpuid(0, 0).eax < 7) return SimdLevel::kScalar;
+  constexpr std::uint32_t kOsxsave = 1u << 27, kAvx = 1u << 28;  // leaf 1, ECX
+  if ((cpuid(1, 0).ecx & (kOsxsave | kAvx)) != (kOsxsave | kAvx)) return SimdLevel::kScalar;
+  const std::uint64_t saved = portable::saved_register_state();
+  constexpr std::uint64_t kYmmState = 0x6, kZmmState = 0xe0;  // SSE + AVX; opmask, ZMM_Hi256, Hi16_ZMM
+  if ((saved & kYmmState) != kYmmState) return SimdLevel::kScalar;
+  const portable::CpuidRegisters leaf7 = cpuid(7, 0);
+  constexpr std::uint32_t kAvx2 = 1u << 5;  // leaf 7, EBX
+  if ((leaf7.ebx & kAvx2) == 0) return SimdLevel::kScalar;
+  constexpr std::uint32_t kAvx512 = (1u << 16) | (1u << 30) | (1u << 31);  // EBX: F, BW, VL
+  constexpr std::uint32_t kVbmi = 1u << 1;                                 // ECX
+  const bool avx512 =
+      (saved & kZmmState) == kZmmState && (leaf7.ebx & kAvx512) == kAvx512 && (leaf7.ecx & kVbmi) != 0;
+  return avx512 ? SimdLevel::kAvx512 : SimdLevel::kAvx2;
+}
+#endif
+
 SimdLevel detect() noexcept {
 #if defined(PRIAL_HAVE_X86_KERNELS)
-  __builtin_cpu_init();  // may run before the constructors that would call it
-  // __builtin_cpu_supports also checks that the OS saves the wide registers.
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vbmi")) {
-    return SimdLevel::kAvx512;
-  }
-  if (__builtin_cpu_supports("avx2")) return SimdLevel::kAvx2;
+  return detect_x86();
+#else
+  return SimdLevel::kScalar;  // no wide kernels built for this architecture or compiler
 #endif
-  return SimdLevel::kScalar;
 }
 
 // The environment can only lower the level: a request above what the CPU

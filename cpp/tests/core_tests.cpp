@@ -27,6 +27,7 @@
 #include "prial/odds.hpp"
 #include "prial/parallel.hpp"
 #include "prial/partition.hpp"
+#include "prial/portable.hpp"
 #include "prial/rules.hpp"
 #include "prial/service/showdown_response.hpp"
 #include "prial/showdown.hpp"
@@ -316,9 +317,13 @@ void test_showdown_hostile_tables() {
     CHECK(out.hands.size() == players);
     CHECK(!out.award.winners.empty());
     for (const std::size_t w : out.award.winners) CHECK(w < players);
-    unsigned __int128 put_in = call.pot + static_cast<unsigned __int128>(call.old_pot), paid = 0;
-    for (const prial::Seat& seat : call.players) put_in += seat.stake;
-    for (const std::uint64_t p : out.payouts) paid += p;
+    // Every chip in play is paid out; a table whose chips add up past 64
+    // bits is rejected, so none that was decided wraps.
+    std::uint64_t put_in = 0, paid = 0;
+    bool wrapped = prial::portable::add_overflows(call.pot, call.old_pot, &put_in);
+    for (const prial::Seat& seat : call.players) wrapped |= prial::portable::add_overflows(put_in, seat.stake, &put_in);
+    for (const std::uint64_t p : out.payouts) wrapped |= prial::portable::add_overflows(paid, p, &paid);
+    CHECK(!wrapped);
     CHECK(out.payouts.empty() ? put_in == 0 : paid == put_in);
     CHECK(!out.award.reason.empty());
   }
@@ -392,6 +397,70 @@ void test_key_batch_hostile_bytes() {
     CHECK(out[0] == table->key(hands, width));
   }
   prial::set_simd_level(prial::simd_level_name(level));
+}
+
+// ---- portability (portable.hpp) ----------------------------------------------
+
+// The bit scans the compiler provides against the plain C++ ones other
+// compilers get, and both against a bit-by-bit count: every single bit,
+// every pair of bits, and random words.
+void test_bit_scans() {
+  std::vector<std::uint64_t> words;
+  for (unsigned i = 0; i < 64; ++i) {
+    for (unsigned j = i; j < 64; ++j) words.push_back((std::uint64_t{1} << i) | (std::uint64_t{1} << j));
+  }
+  Random rng{7};
+  for (int i = 0; i < 10000; ++i) {
+    const std::uint64_t x = (rng.next() >> rng.below(64)) << rng.below(64);
+    if (x != 0) words.push_back(x);
+  }
+  words.push_back(~std::uint64_t{0});
+  for (const std::uint64_t x : words) {
+    unsigned lowest = 0, highest = 63;
+    while (!((x >> lowest) & 1)) ++lowest;
+    while (!((x >> highest) & 1)) --highest;
+    CHECK(prial::portable::lowest_bit(x) == lowest);
+    CHECK(prial::portable::fallback::lowest_bit(x) == lowest);
+    CHECK(prial::portable::highest_bit(x) == highest);
+    CHECK(prial::portable::fallback::highest_bit(x) == highest);
+  }
+  static_assert(prial::portable::fallback::lowest_bit(std::uint64_t{1} << 40) == 40, "usable in constants");
+}
+
+void test_add_overflows() {
+  std::uint64_t sum = 1;
+  CHECK(!prial::portable::add_overflows(UINT64_MAX - 7, 7, &sum) && sum == UINT64_MAX);
+  CHECK(prial::portable::add_overflows(UINT64_MAX - 7, 8, &sum) && sum == 0);
+  CHECK(prial::portable::add_overflows(UINT64_MAX, UINT64_MAX, &sum) && sum == UINT64_MAX - 1);
+  CHECK(!prial::portable::add_overflows(0, 0, &sum) && sum == 0);
+}
+
+void test_aligned_allocate() {
+  constexpr std::size_t alignment = std::size_t{1} << 21, bytes = 2 * alignment;
+  void* block = prial::portable::aligned_allocate(alignment, bytes);
+  CHECK(block != nullptr);
+  CHECK(reinterpret_cast<std::uintptr_t>(block) % alignment == 0);
+  static_cast<unsigned char*>(block)[bytes - 1] = 1;  // all of it is usable (ASan checks)
+  prial::portable::aligned_release(block);
+}
+
+// The level found from CPUID and XCR0 is the one the compiler's own CPU
+// check gives for the kernels' instruction sets; elsewhere only the
+// portable kernel exists.
+void test_detected_simd_level() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi");
+  const prial::SimdLevel expected = avx512                          ? prial::SimdLevel::kAvx512
+                                    : __builtin_cpu_supports("avx2") ? prial::SimdLevel::kAvx2
+                                                                     : prial::SimdLevel::kScalar;
+  CHECK(prial::supported_simd_level() == expected);
+#elif !defined(PRIAL_X86)
+  CHECK(prial::supported_simd_level() == prial::SimdLevel::kScalar);
+  CHECK(rejects([] { prial::set_simd_level("avx2"); }));
+#endif
+  std::printf("supported SIMD level: %s\n", prial::simd_level_name(prial::supported_simd_level()));
 }
 
 // ---- cancellation (cancel.hpp) ---------------------------------------------
@@ -557,6 +626,10 @@ void test_threaded_batch_stops() {
 }  // namespace
 
 int main() {
+  test_bit_scans();
+  test_add_overflows();
+  test_aligned_allocate();
+  test_detected_simd_level();
   test_parse_known_forms();
   test_parse_hostile_text();
   test_tables();

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "prial/cards.hpp"
+#include "prial/portable.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
@@ -60,7 +61,7 @@ inline constexpr ColexColumns kColex{};
 static inline void prefetch_input(const Card* base, std::size_t offset, std::size_t bytes) noexcept {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(base) + offset;
   for (std::size_t line = 0; line < bytes; line += 64) {
-    __builtin_prefetch(reinterpret_cast<const void*>(at + line));
+    portable::prefetch(reinterpret_cast<const void*>(at + line));
   }
 }
 
