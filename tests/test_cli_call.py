@@ -304,8 +304,8 @@ def test_missing_files_are_one_line_and_exit_1(capsys, grpc_server, tmp_path):
     missing = tmp_path / "nope"
     for argv in (["--token-file", str(missing), "health"], ["health", "--tls-ca", str(missing)],
                  ["stream", str(missing)], ["showdown-batch", "--file", str(missing)]):
-        err = run(capsys, ["call", "--target", grpc_server.target, *argv], 1)[1]
-        assert f"{missing}: No such file or directory" in one_error_line(err)
+        line = one_error_line(run(capsys, ["call", "--target", grpc_server.target, *argv], 1)[1])
+        assert f"{missing}:" in line and "No such file or directory" in line
     empty = tmp_path / "token"
     empty.write_text("# no token yet\n\n")
     err = run(capsys, ["call", "--target", grpc_server.target, "--token-file", str(empty), "health"], 1)[1]

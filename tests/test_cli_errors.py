@@ -56,9 +56,9 @@ def test_a_bad_hand_among_several_is_named(capsys):
 def test_a_missing_file_is_one_line_and_exit_1(tmp_path, capsys):
     missing = tmp_path / "no-token"
     assert main(["call", "--token-file", str(missing), "evaluate", "3s 2h Ah"]) == 1
-    assert f"{missing}: No such file or directory" in one_error_line(capsys)
+    assert f"--token-file {missing}: cannot read it (No such file or directory)" in one_error_line(capsys)
     assert main(["call", "--tls-ca", str(missing), "health"]) == 1
-    assert f"{missing}: No such file or directory" in one_error_line(capsys)
+    assert f"--tls-ca {missing}: cannot read it (No such file or directory)" in one_error_line(capsys)
 
 
 @pytest.mark.parametrize("flag", ["--tls-cert", "--tls-key", "--tls-client-ca", "--auth-token-file"])

@@ -15,6 +15,7 @@ from ..categories import Category
 from ..client import Client, Evaluation, FieldViolation, PrialRpcError
 from ..errors import ConfigurationError
 from ..rules import Rules
+from ..service.options import read_option_file, read_tokens
 from .backend import Ranked
 from .common import Failure
 
@@ -47,33 +48,12 @@ def connect(args: argparse.Namespace) -> Remote:
         raise ConfigurationError("--tls-cert and --tls-key go together (the client certificate and its key)")
     return Remote(
         args.target, timeout=args.timeout, tls=args.tls,
-        root_certificates=_read("--tls-ca", args.tls_ca) if args.tls_ca else None,
-        certificate_chain=_read("--tls-cert", args.tls_cert) if args.tls_cert else None,
-        private_key=_read("--tls-key", args.tls_key) if args.tls_key else None,
-        token=read_token(args.token_file) if args.token_file else None,
+        root_certificates=read_option_file("--tls-ca", args.tls_ca) if args.tls_ca else None,
+        certificate_chain=read_option_file("--tls-cert", args.tls_cert) if args.tls_cert else None,
+        private_key=read_option_file("--tls-key", args.tls_key) if args.tls_key else None,
+        # The server's own token file serves too: its first token is sent.
+        token=read_tokens(args.token_file, "--token-file")[0] if args.token_file else None,
     )
-
-
-def _read(option: str, path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as exc:
-        raise Failure(f"{option} {path}: {exc.strerror or exc}") from None
-
-
-def read_token(path: str) -> str:
-    """The first token of a file in the format of ``prial serve
-    --auth-token-file`` (one a line, ``#`` comments), so the server's own
-    file serves too."""
-    try:
-        text = _read("--token-file", path).decode()
-    except UnicodeDecodeError:
-        raise Failure(f"--token-file {path}: not UTF-8 text") from None
-    for line in text.splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            return line.strip()
-    raise Failure(f"--token-file {path} holds no token (one a line, # comments)")
 
 
 def failure(exc: PrialRpcError, args: argparse.Namespace,

@@ -9,10 +9,8 @@ from typing import Any
 
 import grpc
 
-from ..errors import ConfigurationError
 from .calls import Call
 from .observability import Observer
-from .options import read_option_file
 from .registration import HANDLER_KINDS, HEALTH_SERVICE_NAME
 
 
@@ -49,15 +47,3 @@ class BearerTokenAuth(grpc.aio.ServerInterceptor):
         make = HANDLER_KINDS[handler.request_streaming, handler.response_streaming]
         return make(deny, request_deserializer=handler.request_deserializer,
                     response_serializer=handler.response_serializer)
-
-
-def read_tokens(path: str) -> list[str]:
-    """The tokens of an ``--auth-token-file``: one a line, ``#`` comments."""
-    try:
-        text = read_option_file("--auth-token-file", path).decode()
-    except UnicodeDecodeError:
-        raise ConfigurationError(f"--auth-token-file {path}: not UTF-8 text", path) from None
-    tokens = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    if not tokens:
-        raise ConfigurationError(f"--auth-token-file {path} holds no token", path)
-    return tokens

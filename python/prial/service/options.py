@@ -55,3 +55,16 @@ def read_option_file(option: str, path: str) -> bytes:
             return f.read()
     except OSError as exc:
         raise ConfigurationError(f"{option} {path}: cannot read it ({exc.strerror or exc})", path) from None
+
+
+def read_tokens(path: str, option: str = "--auth-token-file") -> list[str]:
+    """The tokens of a token file (``option`` names it in errors): one a
+    line, ``#`` comments."""
+    try:
+        text = read_option_file(option, path).decode()
+    except UnicodeDecodeError:
+        raise ConfigurationError(f"{option} {path}: not UTF-8 text", path) from None
+    tokens = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not tokens:
+        raise ConfigurationError(f"{option} {path} holds no token (one a line, # comments)", path)
+    return tokens

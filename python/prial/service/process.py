@@ -17,11 +17,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from ..evaluator import evaluator_for
 from ..rules import Rules
 from . import reflection
-from .auth import BearerTokenAuth, read_tokens
+from .auth import BearerTokenAuth
 from .heap import keep_the_heap_compact
 from .lifecycle import configure_logging, log, write_port_file
 from .observability import Metrics, Observer
-from .options import ServeOptions
+from .options import ServeOptions, read_tokens
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
 from .servicer import PrialService
 from .tls import server_credentials
