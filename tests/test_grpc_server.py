@@ -3,6 +3,7 @@ logging, shutdown, processes, generated code."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import signal
@@ -45,6 +46,28 @@ def test_reflection_lists_the_service(grpc_server):
         assert {"prial.v1.Prial", "grpc.health.v1.Health"} <= services
         methods = {m.name for m in database.FindFileContainingSymbol("prial.v1.Prial").service[0].method}
         assert methods == set(ALL_RPCS)
+
+
+def test_a_call_from_reflection_alone_as_grpcurl_makes_it(grpc_server, grpc_client):
+    # What `grpcurl -d '{"hands": ["3s 2h Ah"]}' ... prial.v1.Prial/Evaluate`
+    # does: no generated code, no .proto; the types come from the server and
+    # the request and answer are JSON.
+    from google.protobuf import descriptor_pool, json_format, message_factory
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        pool = descriptor_pool.DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
+        method = pool.FindServiceByName("prial.v1.Prial").methods_by_name["Evaluate"]
+        request_type = message_factory.GetMessageClass(method.input_type)
+        response_type = message_factory.GetMessageClass(method.output_type)
+        call = channel.unary_unary("/prial.v1.Prial/Evaluate", request_serializer=request_type.SerializeToString,
+                                   response_deserializer=response_type.FromString)
+        answer = json.loads(json_format.MessageToJson(call(json_format.Parse('{"hands": ["3s 2h Ah"], "describe": true}',
+                                                                             request_type()), timeout=10)))
+    expected = grpc_client.evaluate(["3s 2h Ah"], describe=True)
+    assert answer["count"] == 1 and answer["descriptions"] == expected.descriptions
+    # JSON carries bytes fields in base64: the packed little-endian uint16s.
+    assert np.frombuffer(base64.b64decode(answer["strengths"]), "<u2").tolist() == expected.strengths.tolist()
 
 
 @pytest.mark.parametrize("version", ["v1", "v1alpha"])
