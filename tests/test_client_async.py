@@ -17,7 +17,7 @@ import pytest
 
 import prial
 from prial import CrashPlayer, Player, Rules, random_hands
-from prial.client import AsyncClient, Client, Evaluation, PrialRpcError
+from prial.client import AsyncClient, Client, Evaluation, PrialRpcError, RetryPolicy
 
 from .grpc_helpers import ServerProcess, free_port
 
@@ -318,7 +318,7 @@ def test_tls_client_certificates_and_tokens(secure_server):
     assert run(secure_server.target, evaluate, token="secret", **credentials) == [716]
     assert refused(**credentials) == grpc.StatusCode.UNAUTHENTICATED
     assert refused(token="wrong", **credentials) == grpc.StatusCode.UNAUTHENTICATED
-    assert refused(token="secret",
+    assert refused(token="secret", retries=None,
                    **{**credentials, "root_certificates": secure_server.stranger}) == grpc.StatusCode.UNAVAILABLE
-    assert refused(token="secret", root_certificates=credentials[
+    assert refused(token="secret", retries=RetryPolicy(max_attempts=2), root_certificates=credentials[
         "root_certificates"]) == grpc.StatusCode.UNAVAILABLE  # no client certificate

@@ -7,16 +7,19 @@ whose calls block, and ``AsyncClient``, the same for asyncio.
 array([716], dtype=uint16)
 
 Batches go in and come out as numpy arrays; errors raise ``PrialRpcError``
-carrying the status code and the BadRequest field violations.
+carrying the status code and the BadRequest field violations.  A call the
+server did not answer (UNAVAILABLE) is tried again as ``RetryPolicy`` says.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 import grpc
 import grpc.aio
@@ -48,7 +51,7 @@ from .service.convert import (
 from .service.options import ServeOptions
 from .v1 import prial_pb2 as pb
 
-__all__ = ["AsyncClient", "Client", "Evaluation", "FieldViolation", "PrialRpcError"]
+__all__ = ["AsyncClient", "Client", "Evaluation", "FieldViolation", "PrialRpcError", "RetryPolicy"]
 
 _LAST_INDEX = re.compile(r"\[(\d+)\][^\[]*$")
 _BATCH_INDEX = re.compile(r"^batch\[(\d+)\]")
@@ -127,6 +130,93 @@ class PrialRpcError(Exception):
         return cls(error.code(), error.details() or "", violations)  # type: ignore[attr-defined]
 
 
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a call that failed with one of ``codes`` is tried again.
+
+    Every prial RPC is a pure function of its request, so a call can always
+    be tried again.  UNAVAILABLE, the one code retried by default, says the
+    call did not get an answer from a server: none was listening, the
+    connection failed or broke, the server was shutting down.  Other codes
+    are answers and would come again; RESOURCE_EXHAUSTED in particular is
+    a request over a limit or a server at its limits, where calling again
+    at once adds load where there is too much already.
+
+    ``max_attempts`` counts the first attempt: 2 to 5 (gRPC tries a call at
+    most 5 times).  After attempt n failed, attempt n + 1 starts
+    ``initial_backoff * backoff_multiplier ** (n - 1)`` seconds later, at
+    most ``max_backoff``, each backoff drawn within 20% either way.  The
+    call's timeout covers every attempt and backoff: a call whose deadline
+    comes first ends with DEADLINE_EXCEEDED.  A stream is tried again only
+    until its first answer arrives.  The retries are gRPC's own (set in the
+    channel's service config); the channel also reconnects to a server that
+    went away at the same pace, at most ``max_backoff`` apart, so that an
+    attempt finds it once it is back.
+    """
+
+    max_attempts: int = 5
+    initial_backoff: float = 0.2
+    max_backoff: float = 2.0
+    backoff_multiplier: float = 2.0
+    codes: tuple[grpc.StatusCode, ...] = (grpc.StatusCode.UNAVAILABLE,)
+
+    def __post_init__(self) -> None:
+        attempts = self.max_attempts
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or not 2 <= attempts <= _MAX_ATTEMPTS:
+            raise ValueError(f"RetryPolicy max_attempts must be a whole number from 2 to {_MAX_ATTEMPTS} "
+                             f"(gRPC tries a call at most {_MAX_ATTEMPTS} times), got {attempts!r}")
+        for name, least in (("initial_backoff", 0.001), ("max_backoff", self.initial_backoff),
+                            ("backoff_multiplier", 1.0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not least <= value < math.inf:
+                raise ValueError(f"RetryPolicy {name} must be a finite number of at least {least:g}, got {value!r}")
+        codes = tuple(self.codes)
+        if not codes or not all(isinstance(c, grpc.StatusCode) and c != grpc.StatusCode.OK for c in codes):
+            raise ValueError(f"RetryPolicy codes must be grpc.StatusCode values other than OK, got {self.codes!r}")
+        object.__setattr__(self, "codes", codes)
+
+    def _channel_options(self, max_message_bytes: int) -> list[tuple[str, int | str]]:
+        """The channel options that make gRPC retry as this policy says."""
+        retry = {
+            "maxAttempts": self.max_attempts,
+            "initialBackoff": _duration(self.initial_backoff),
+            "maxBackoff": _duration(self.max_backoff),
+            "backoffMultiplier": self.backoff_multiplier,
+            "retryableStatusCodes": [code.name for code in self.codes],
+        }
+        config = {"methodConfig": [{"name": [{"service": _PRIAL}, {"service": _HEALTH}], "retryPolicy": retry}]}
+        return [
+            ("grpc.enable_retries", 1),
+            ("grpc.service_config", json.dumps(config)),
+            # gRPC keeps a request for another attempt up to this size, 256 KiB by
+            # default: a batch of more than 87,000 three-card hands was never retried.
+            ("grpc.per_rpc_retry_buffer_size", max_message_bytes),
+            # A failed connection is tried again after 1 s, then ever later (up to
+            # 2 min): attempts meanwhile fail at once, even with the server back.
+            ("grpc.initial_reconnect_backoff_ms", _millis(self.initial_backoff)),
+            ("grpc.max_reconnect_backoff_ms", _millis(self.max_backoff)),
+        ]
+
+
+_MAX_ATTEMPTS = 5
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.9f}".rstrip("0").rstrip(".") + "s"  # the JSON form of a google.protobuf.Duration
+
+
+def _millis(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def _retry_options(retries: RetryPolicy | Literal[0] | None, max_message_bytes: int) -> list[tuple[str, int | str]]:
+    if isinstance(retries, RetryPolicy):
+        return retries._channel_options(max_message_bytes)
+    if retries is None or (isinstance(retries, int) and retries == 0):
+        return [("grpc.enable_retries", 0)]
+    raise TypeError(f"retries must be a RetryPolicy, or None or 0 for none, got {retries!r}")
+
+
 class _Connection:
     """What both clients share: the channel's settings, each call's deadline
     and metadata, and the multicallables, all of them sending and receiving
@@ -145,15 +235,17 @@ class _Connection:
         server_name: str | None = None,
         token: str | None = None,
         max_message_bytes: int = ServeOptions.max_message_bytes,
+        retries: RetryPolicy | Literal[0] | None = RetryPolicy(),
         options: Sequence[tuple[str, int | str | bytes]] = (),
     ) -> None:
+        # gRPC takes the first value given for an option: the caller's come first.
         channel_options: list[tuple[str, int | str | bytes]] = [
+            *options,
+            *([("grpc.ssl_target_name_override", server_name)] if server_name else []),
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),
-            *options,
+            *_retry_options(retries, max_message_bytes),
         ]
-        if server_name:
-            channel_options.append(("grpc.ssl_target_name_override", server_name))
         credentials = (grpc.ssl_channel_credentials(root_certificates, private_key, certificate_chain)
                        if tls or root_certificates or certificate_chain else None)
         self._channel = self._open(target, credentials, channel_options)
@@ -175,13 +267,16 @@ class Client(_Connection):
     """A connection to a prial server; a call blocks until it is answered.
 
     ``target``: "host:port".  ``timeout``: default deadline in seconds for
-    every call (None: no deadline; each method also takes ``timeout``).  TLS: ``tls=True`` (system roots) or
+    every call, its retries included (None: no deadline; each method also
+    takes ``timeout``).  TLS: ``tls=True`` (system roots) or
     ``root_certificates`` (PEM bytes); mutual TLS adds ``certificate_chain``
     and ``private_key``; ``server_name`` overrides the host name checked
     against the server's certificate.  ``token``: the bearer token the
     server was given (``--auth-token-file``).  ``max_message_bytes`` bounds
     both directions (default 64 MiB, the server's default: room for a
-    1M-hand batch).  ``options``: gRPC channel options.
+    1M-hand batch).  ``retries``: how a call the server did not answer is
+    tried again (``RetryPolicy``; None or 0: never).  ``options``: gRPC
+    channel options, which take precedence over the client's own.
 
     Every method takes the arguments of the Python function of the same
     name and returns the same result type.

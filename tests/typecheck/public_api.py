@@ -45,7 +45,7 @@ from prial import (
     ShowdownResult,
     Split,
 )
-from prial.client import AsyncClient, Client, Evaluation, FieldViolation, PrialRpcError
+from prial.client import AsyncClient, Client, Evaluation, FieldViolation, PrialRpcError, RetryPolicy
 from prial.score import Progress
 
 
@@ -229,7 +229,11 @@ def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
 
 
 async def async_client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
-    async with AsyncClient("127.0.0.1:50051", timeout=5.0, token="secret") as c:
+    policy = RetryPolicy(max_attempts=3, initial_backoff=0.1, max_backoff=1.0, backoff_multiplier=1.5,
+                         codes=(grpc.StatusCode.UNAVAILABLE,))
+    attempts: int = policy.max_attempts
+    codes: tuple[grpc.StatusCode, ...] = policy.codes
+    async with AsyncClient("127.0.0.1:50051", timeout=5.0, token="secret", retries=policy) as c:
         await c.wait_ready(timeout=1.0)
         result: Evaluation = await c.evaluate(hands, rules=Rules(preset="teen_patti"), describe=True)
         strengths: NDArray[np.uint16] = result.strengths
@@ -248,10 +252,12 @@ async def async_client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> Non
         chances: Equity = await c.equity("7s 7h Qc", 2, samples=1000, seed=1)
         health: str = await c.health("prial.v1.Prial", timeout=1.0)
         del strengths, streamed, from_async, split, see, seer_wins, crashed, settled, table, chances, health
-    unreachable = AsyncClient("127.0.0.1:1")
+    unreachable = AsyncClient("127.0.0.1:1", retries=None)
     try:
         await unreachable.evaluate(["3s 2h Ah"])
     except PrialRpcError as error:
         code: grpc.StatusCode = error.code
         del code
     await unreachable.close()
+    Client(retries=0).close()
+    del attempts, codes
