@@ -408,7 +408,7 @@ def test_nothing_listening_is_unavailable_after_the_backoffs(kind):
     assert 0.8 * 1.4 <= outcome.seconds < 10
     outcome = call(kind, target, "evaluate", ["3s 2h Ah"], retries=None, timeout=10)
     assert_failed(outcome, UNAVAILABLE)
-    assert outcome.seconds < 0.5
+    assert outcome.seconds < 1.0  # not the backoffs above
 
 
 def test_invalid_argument_reaches_the_server_once():
