@@ -180,6 +180,69 @@ def test_errors_are_those_of_client(grpc_server, grpc_client, call):
     assert error_of(lambda: run(grpc_server.target, body)) == expected
 
 
+def test_a_batch_refused_early_in_a_long_stream_is_reported_as_refused_every_time(grpc_server, grpc_client):
+    # The client has hundreds of big batches still to send when the server
+    # refuses batch 2: any of them being written as the call ended made
+    # grpc.aio report INTERNAL in place of the server's status.
+    good = random_hands(5_000, 3, seed=14)
+    bad = good.copy()
+    bad[13] = [9, 9, 10]
+    batches = [good, good, bad, *[good] * 300]
+    with pytest.raises(PrialRpcError) as info:
+        list(grpc_client.evaluate_stream(batches))
+    expected = (info.value.code, info.value.message, info.value.field_violations)
+    assert expected[0] == grpc.StatusCode.INVALID_ARGUMENT
+    assert [v.batch_index for v in expected[2]] == [2]
+
+    async def body(client: AsyncClient) -> list[tuple[grpc.StatusCode, str, tuple[Any, ...]]]:
+        outcomes = []
+        for _ in range(25):
+            with pytest.raises(PrialRpcError) as info:
+                async for _ in client.evaluate_stream(batches):
+                    pass
+            outcomes.append((info.value.code, info.value.message, info.value.field_violations))
+        return outcomes
+
+    assert run(grpc_server.target, body) == [expected] * 25
+
+
+def test_one_batch_is_in_flight_at_a_time(grpc_server, brag):
+    hands = random_hands(40 * 20, 3, seed=15).reshape(40, 20, 3)
+    taken = 0
+
+    async def batches() -> AsyncIterator[np.ndarray]:
+        nonlocal taken
+        for batch in hands:
+            taken += 1
+            yield batch
+
+    async def body(client: AsyncClient) -> list[tuple[int, Evaluation]]:
+        return [(taken - result.batch_index, result) async for result in client.evaluate_stream(batches())]
+
+    answers = run(grpc_server.target, body)
+    # When answer n arrives, batch n + 1 may have been taken, not batch n + 2.
+    assert max(ahead for ahead, _ in answers) <= 2
+    for batch, (_, result) in zip(hands, answers, strict=True):
+        np.testing.assert_array_equal(result.strengths, brag.evaluate_batch(batch))
+
+
+def test_a_stream_left_early_ends_at_once():
+    async def batches() -> AsyncIterator[np.ndarray]:
+        for seed in range(3):
+            yield random_hands(7, 3, seed=seed)
+        await asyncio.Event().wait()  # nothing more for now
+
+    with ServerProcess() as server:
+        async def body(client: AsyncClient) -> None:
+            async for result in client.evaluate_stream(batches()):
+                if result.batch_index == 2:
+                    break
+            # The client stays open: the call must end now, not when the client closes.
+            await asyncio.to_thread(server.wait_for_log, '"method": "EvaluateStream"')
+
+        run(server.target, body)
+
+
 def test_a_batch_that_cannot_be_sent_ends_the_stream_after_the_batches_before_it(grpc_server, grpc_client):
     good = random_hands(20, 3, seed=6)
     batches = [good, good[:5], np.zeros((2, 3), np.int64), good]

@@ -28,6 +28,7 @@ from grpc_health.v1 import health_pb2
 import prial
 from prial import random_hands
 from prial.client import AsyncClient, Client, Evaluation, PrialRpcError, RetryPolicy
+from prial.v1 import prial_pb2 as pb
 
 from .grpc_helpers import ServerProcess, free_port
 
@@ -44,15 +45,16 @@ class Attempt(NamedTuple):
     method: str
     at: float  # time.monotonic() when it arrived
     previous: str | None  # grpc-previous-rpc-attempts: how many attempts came before
-    requests: int  # the request messages it received
+    request: bytes  # the (first) request message it received
 
 
 class BareServer:
     """A gRPC server on a free loopback port answering every method as told:
     attempt n fails with ``outcomes[n]`` (None: answers; the last outcome
     repeats).  Health checks answer SERVING; any other method, an empty
-    message.  A stream reads every request before failing, or with
-    ``answer_first`` answers its first request and then fails."""
+    message.  A stream reads its first request and fails, or with
+    ``answer_first`` answers it and then fails: as the proto says of
+    EvaluateStream, a request is answered before the next is read."""
 
     def __init__(self, outcomes: Sequence[grpc.StatusCode | None], *, answer_first: bool = False) -> None:
         self.outcomes = list(outcomes)
@@ -64,25 +66,22 @@ class BareServer:
         self.target = f"127.0.0.1:{self._server.add_insecure_port('127.0.0.1:0')}"
         self._server.start()
 
-    def outcome(self, method: str, context: grpc.ServicerContext, requests: int) -> grpc.StatusCode | None:
+    def outcome(self, method: str, context: grpc.ServicerContext, request: bytes) -> grpc.StatusCode | None:
         with self._lock:
             previous = dict(context.invocation_metadata()).get("grpc-previous-rpc-attempts")
-            self.attempts.append(Attempt(method, time.monotonic(), previous, requests))
+            self.attempts.append(Attempt(method, time.monotonic(), previous, request))
             return self.outcomes[min(len(self.attempts), len(self.outcomes)) - 1]
 
     def unary(self, method: str, request: bytes, context: grpc.ServicerContext) -> bytes:
-        code = self.outcome(method, context, 1)
+        code = self.outcome(method, context, request)
         if code is not None:
             context.abort(code, f"told to fail with {code.name}")
         return SERVING if method.endswith("/Check") else b""
 
     def stream(self, requests: Iterator[bytes], context: grpc.ServicerContext) -> Iterator[bytes]:
+        code = self.outcome("EvaluateStream", context, next(requests))
         if self.answer_first:
-            next(requests)
-            code = self.outcome("EvaluateStream", context, 1)
             yield b""
-        else:
-            code = self.outcome("EvaluateStream", context, sum(1 for _ in requests))
         if code is not None:
             context.abort(code, f"told to fail with {code.name}")
 
@@ -257,7 +256,8 @@ def test_a_stream_is_tried_again_before_its_first_answer(bare, kind):
     batches = [random_hands(5, 3, seed=seed) for seed in range(3)]
     answers, error = stream(kind, server.target, batches, retries=QUICK)
     assert answers == [] and error.code == UNAVAILABLE
-    assert [(a.previous, a.requests) for a in server.attempts] == [(None, 3), ("1", 3), ("2", 3), ("3", 3)]
+    assert [a.previous for a in server.attempts] == [None, "1", "2", "3"]
+    assert all(pb.EvaluateRequest.FromString(a.request).cards == batches[0].tobytes() for a in server.attempts)
 
 
 def test_a_stream_is_never_tried_again_after_an_answer(bare, kind):

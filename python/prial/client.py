@@ -422,15 +422,25 @@ class AsyncClient(_Connection):
         batches: Iterable[npt.NDArray[np.uint8] | Sequence[str]] | AsyncIterable[npt.NDArray[np.uint8] | Sequence[str]],
         *, rules: Rules | None = None, describe: bool = False, timeout: float | None = None,
     ) -> AsyncIterator[Evaluation]:
-        """As ``Client.evaluate_stream``, the batches from an iterable or an async iterable."""
+        """As ``Client.evaluate_stream``, the batches from an iterable or an async iterable.
+
+        One batch is in flight at a time: batch n + 1 is sent once the answer
+        to batch n has arrived (and taken from ``batches`` meanwhile).
+        Leaving the ``async for`` early cancels the call."""
         requests = _StreamRequests(rules, describe)
-        sent = requests.of_async(batches) if isinstance(batches, AsyncIterable) else requests.of(batches)
+        turns = _Turns()
+        call = self._evaluate_stream(
+            turns.paced(requests.of_async(batches if isinstance(batches, AsyncIterable) else _async_iter(batches))),
+            timeout=self._deadline(timeout), metadata=self._metadata)
         try:
-            async for response in self._evaluate_stream(sent, timeout=self._deadline(timeout),
-                                                        metadata=self._metadata):
+            async for response in call:
+                turns.answered()
                 yield evaluation_from(response)
         except grpc.RpcError as error:
             raise PrialRpcError.from_rpc_error(error) from None
+        finally:
+            call.cancel()  # a caller that stopped early; nothing once the call has ended
+            turns.end()
         requests.raise_failure()
 
     async def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
@@ -632,6 +642,47 @@ class _StreamRequests:
     def raise_failure(self) -> None:
         if self._failure is not None:
             raise self._failure
+
+
+async def _async_iter(items: Iterable[T]) -> AsyncIterator[T]:
+    for item in items:
+        yield item
+
+
+class _Turns:
+    """Lets an AsyncClient stream's requests go out one at a time: a batch
+    once the one before it is answered, the end of the stream once the last
+    one is.
+
+    The server ends a stream as soon as it refuses a batch, and grpc.aio
+    (grpcio 1.85, grpc/grpc issue 36066) makes a write that fails because
+    the call just ended the call's status, INTERNAL "Internal error from
+    Core", in place of the status the server sent: the code, message and
+    BadRequest of a refused batch are lost whenever a later batch is being
+    written.  Paced, every write goes to a server waiting to read it (it
+    reads a batch only after answering the one before), so no write is in
+    flight when the server refuses a batch."""
+
+    def __init__(self) -> None:
+        self._turn = asyncio.Semaphore(1)
+        self._ended = False
+
+    async def paced(self, requests: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        async for request in requests:
+            await self._turn.acquire()
+            if self._ended:
+                return
+            yield request
+        await self._turn.acquire()  # closing the stream is a write too
+
+    def answered(self) -> None:
+        """The answer to the batch in flight has arrived."""
+        self._turn.release()
+
+    def end(self) -> None:
+        """The call is over: the requests end without another write."""
+        self._ended = True
+        self._turn.release()
 
 
 def _hand_array(hands: npt.NDArray[np.uint8], widths: tuple[int, ...], field: str) -> npt.NDArray[np.uint8]:
