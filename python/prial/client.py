@@ -425,8 +425,9 @@ class AsyncClient(_Connection):
         """As ``Client.evaluate_stream``, the batches from an iterable or an async iterable.
 
         One batch is in flight at a time: batch n + 1 is sent once the answer
-        to batch n has arrived (and taken from ``batches`` meanwhile).
-        Leaving the ``async for`` early cancels the call."""
+        to batch n has been read (and taken from ``batches`` meanwhile), so
+        taking longer than the server's idle timeout over one answer ends
+        the stream.  Leaving the ``async for`` early cancels the call."""
         requests = _StreamRequests(rules, describe)
         turns = _Turns()
         call = self._evaluate_stream(
