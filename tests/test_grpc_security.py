@@ -78,6 +78,8 @@ def _ok(client: Client) -> bool:
     return client.evaluate(HAND).strengths.size == 1
 
 
+# The refused clients do not retry: a handshake refused is refused again, and
+# retried the call would end at its deadline, DEADLINE_EXCEEDED, not UNAVAILABLE.
 def _refused(client: Client, code: grpc.StatusCode) -> None:
     with pytest.raises(PrialRpcError) as info:
         client.evaluate(HAND)
@@ -89,9 +91,9 @@ def test_tls(pki):
     with ServerProcess("--tls-cert", str(files["server.pem"]), "--tls-key", str(files["server.key"])) as server:
         with Client(server.target, timeout=10, root_certificates=pki["ca"].pem) as client:
             assert _ok(client)
-        with Client(server.target, timeout=3, root_certificates=pki["stranger"].pem) as client:
+        with Client(server.target, timeout=3, retries=None, root_certificates=pki["stranger"].pem) as client:
             _refused(client, grpc.StatusCode.UNAVAILABLE)  # server certificate not trusted
-        with Client(server.target, timeout=3) as client:
+        with Client(server.target, timeout=3, retries=None) as client:
             _refused(client, grpc.StatusCode.UNAVAILABLE)  # plaintext to a TLS port
 
 
@@ -103,10 +105,10 @@ def test_mutual_tls(pki):
         with Client(server.target, timeout=10, root_certificates=pki["ca"].pem,
                     certificate_chain=chain, private_key=key) as client:
             assert _ok(client)
-        with Client(server.target, timeout=3, root_certificates=pki["ca"].pem) as client:
+        with Client(server.target, timeout=3, retries=None, root_certificates=pki["ca"].pem) as client:
             _refused(client, grpc.StatusCode.UNAVAILABLE)  # no client certificate
         chain, key = pki["stranger"].issue("intruder", server=False)
-        with Client(server.target, timeout=3, root_certificates=pki["ca"].pem,
+        with Client(server.target, timeout=3, retries=None, root_certificates=pki["ca"].pem,
                     certificate_chain=chain, private_key=key) as client:
             _refused(client, grpc.StatusCode.UNAVAILABLE)  # client certificate from another CA
 

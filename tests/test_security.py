@@ -131,13 +131,14 @@ def test_tls_rejections(tmp_path):
                     private_key=good_key) as client:
             assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [716]
         chain, key = expired_client_certificate(ca)
-        with Client(server.target, timeout=3, root_certificates=ca.pem, certificate_chain=chain,
+        # No retries: a refused handshake would be retried until the deadline, ending DEADLINE_EXCEEDED.
+        with Client(server.target, timeout=3, retries=None, root_certificates=ca.pem, certificate_chain=chain,
                     private_key=key) as client:
             with pytest.raises(PrialRpcError) as info:
                 client.evaluate(["3s 2h Ah"])
             assert info.value.code == grpc.StatusCode.UNAVAILABLE  # expired client certificate
         # The server's certificate names localhost and 127.0.0.1 only.
-        with Client(server.target, timeout=3, root_certificates=ca.pem, certificate_chain=good_chain,
+        with Client(server.target, timeout=3, retries=None, root_certificates=ca.pem, certificate_chain=good_chain,
                     private_key=good_key, server_name="prial.example.com") as client:
             with pytest.raises(PrialRpcError) as info:
                 client.evaluate(["3s 2h Ah"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-VARINT, LENGTH_DELIMITED = 0, 2
+VARINT, LENGTH_DELIMITED, START_GROUP, END_GROUP = 0, 2, 3, 4
 _WIRE_LENGTHS = {1: 8, 5: 4}  # fixed64, fixed32
 
 
@@ -51,23 +51,40 @@ def _read_varint(data: bytes, pos: int) -> tuple[int, int]:
 def top_level_fields(data: bytes) -> dict[int, int | tuple[int, int]]:
     """Each top-level field of the serialized message ``data``: a varint's
     value, a length-delimited field's (offset, length) in ``data``; the last
-    occurrence of a field wins, as for a singular field when decoding."""
+    occurrence of a field wins, as for a singular field when decoding.
+    Groups (a wire form no prial message uses, which the generated code
+    keeps as unknown fields) are skipped, whatever they hold."""
     fields: dict[int, int | tuple[int, int]] = {}
+    groups: list[int] = []  # the field numbers of the groups open, innermost last
     pos = 0
     while pos < len(data):
         tag, pos = _read_varint(data, pos)
         field, wire_type = tag >> 3, tag & 7
+        if field == 0:
+            raise WireError(f"a field numbered 0 at byte {pos}")
+        if wire_type == START_GROUP:
+            groups.append(field)
+            continue
+        if wire_type == END_GROUP:
+            if not groups or groups.pop() != field:
+                raise WireError(f"field {field} at byte {pos} ends a group that is not open")
+            continue
         if wire_type == VARINT:
-            fields[field], pos = _read_varint(data, pos)
+            value, pos = _read_varint(data, pos)
+            if not groups:
+                fields[field] = value
             continue
         if wire_type == LENGTH_DELIMITED:
             length, pos = _read_varint(data, pos)
-            fields[field] = (pos, length)
+            if not groups:
+                fields[field] = (pos, length)
         elif wire_type in _WIRE_LENGTHS:
             length = _WIRE_LENGTHS[wire_type]
         else:
-            raise WireError(f"field {field} has wire type {wire_type}, which these messages never use")
-        if field == 0 or pos + length > len(data):
+            raise WireError(f"field {field} has wire type {wire_type}, which protocol buffers do not have")
+        if pos + length > len(data):
             raise WireError(f"field {field} at byte {pos} runs past the end of the message")
         pos += length
+    if groups:
+        raise WireError(f"the group of field {groups[-1]} does not end")
     return fields

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 import prial
 import prial.score
 from prial import scor_file  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue]
-from prial.client import Client
+from prial.client import AsyncClient, Client, Evaluation, RetryPolicy
 from prial.score import Progress
 
 
@@ -35,6 +35,9 @@ def names(summary: prial.ScoreSummary, client: Client, hands: NDArray[np.uint8])
     prial.house_edge(paytabel="casino_brag")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     prial.odds().rows[0].probabilty  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue]
     Client(timout=1.0)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    AsyncClient(timout=1.0)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    AsyncClient(retrys=None)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    RetryPolicy(max_atempts=3)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     client.evaluate(hands, describ=True)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     client.evaluate(hands).strength  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue]
     Progress("loud")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
@@ -47,4 +50,13 @@ def types(client: Client, hands: NDArray[np.uint8]) -> None:
     wins: NDArray[np.uint16] = client.showdown_batch(hands, hands)  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
     given: int = prial.showdown([]).to_dict()["pot"]  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
     summary: str = prial.score_file("deals.csv")  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+    Client(retries=3)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    RetryPolicy(codes=("UNAVAILABLE",))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     del keys, codes, wins, given, summary
+
+
+async def forgotten_await(client: AsyncClient, hands: NDArray[np.uint8]) -> None:
+    result: Evaluation = client.evaluate(hands)  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+    for part in client.evaluate_stream([hands]):  # type: ignore[attr-defined]  # pyright: ignore[reportGeneralTypeIssues]
+        del part
+    del result

@@ -11,10 +11,11 @@ it, as its client part would need a server.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
 
+import grpc
 import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
@@ -44,7 +45,7 @@ from prial import (
     ShowdownResult,
     Split,
 )
-from prial.client import Client, Evaluation, FieldViolation, PrialRpcError
+from prial.client import AsyncClient, Client, Evaluation, FieldViolation, PrialRpcError, RetryPolicy
 from prial.score import Progress
 
 
@@ -225,3 +226,38 @@ def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
         index: int | None = error.hand_index
         fields: list[str] = [v.field for v in violations]
         del message, index, fields
+
+
+async def async_client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
+    policy = RetryPolicy(max_attempts=3, initial_backoff=0.1, max_backoff=1.0, backoff_multiplier=1.5,
+                         codes=(grpc.StatusCode.UNAVAILABLE,))
+    attempts: int = policy.max_attempts
+    codes: tuple[grpc.StatusCode, ...] = policy.codes
+    async with AsyncClient("127.0.0.1:50051", timeout=5.0, token="secret", retries=policy) as c:
+        await c.wait_ready(timeout=1.0)
+        result: Evaluation = await c.evaluate(hands, rules=Rules(preset="teen_patti"), describe=True)
+        strengths: NDArray[np.uint16] = result.strengths
+        streamed: list[int] = [part.batch_index async for part in c.evaluate_stream([hands, ["As Ks Qh"]])]
+
+        async def produced() -> AsyncIterator[NDArray[np.uint8]]:
+            yield hands
+
+        from_async: list[Evaluation] = [part async for part in c.evaluate_stream(produced(), timeout=2.0)]
+        split: Split = await c.partition("Ah Kh Qh 9c 9d 9s 2c 3d 5h 7s 8c Td Js", min_category="PAIR")
+        see: ShowdownResult = await c.showdown([Player("a", "7s 7h Qc"), Player("b", "7d 7c Qh")], seer="a")
+        seer_wins: NDArray[np.uint8] = await c.showdown_batch(hands, seen, rules=Rules())
+        crashed: CrashResult = await c.crash_showdown([CrashPlayer("a"), CrashPlayer("b")], scoring=[4, 3, 2, 1])
+        settled: CasinoResult = await c.settle_casino("7s 7h 7d", "Qc 8d 3h", 10, None, 5, game="three_card_poker")
+        table: Odds = await c.odds(cards=5)
+        chances: Equity = await c.equity("7s 7h Qc", 2, samples=1000, seed=1)
+        health: str = await c.health("prial.v1.Prial", timeout=1.0)
+        del strengths, streamed, from_async, split, see, seer_wins, crashed, settled, table, chances, health
+    unreachable = AsyncClient("127.0.0.1:1", retries=None)
+    try:
+        await unreachable.evaluate(["3s 2h Ah"])
+    except PrialRpcError as error:
+        code: grpc.StatusCode = error.code
+        del code
+    await unreachable.close()
+    Client(retries=0).close()
+    del attempts, codes
