@@ -199,8 +199,6 @@ def stream(args: argparse.Namespace, server: Remote) -> int:
                 sys.stdout.flush()  # each batch as it comes
         except PrialRpcError as exc:
             raise failure(exc, args, reader.locate) from None
-    if reader.error is not None:
-        raise reader.error
     return 0
 
 
@@ -220,24 +218,21 @@ class StreamedHands:
         self.lines = lines
         self.batch = batch
         self.sent: deque[Batch] = deque()
-        self.error: Exception | None = None
         self._count = 0
         self._size = OneSize()
 
     def batches(self) -> Iterator[np.ndarray]:
-        try:
-            pending: list[tuple[int, str, list[int]]] = []
-            for number, text in self.lines:
-                where = f"{self.name} line {number} ({text!r})"
-                pending.append((number, text, self._size.check(check_cards(text, where), where)))
-                if len(pending) == self.batch:
-                    yield self._send(pending)
-                    pending = []
-            if pending:
+        # A bad line ends the stream: the client answers the batches sent
+        # before it, then raises its error.
+        pending: list[tuple[int, str, list[int]]] = []
+        for number, text in self.lines:
+            where = f"{self.name} line {number} ({text!r})"
+            pending.append((number, text, self._size.check(check_cards(text, where), where)))
+            if len(pending) == self.batch:
                 yield self._send(pending)
-        except Exception as exc:  # noqa: BLE001 - for the main thread to raise: gRPC's would only log it
-            # The stream then ends after the batches sent, which are answered and printed first.
-            self.error = exc
+                pending = []
+        if pending:
+            yield self._send(pending)
 
     def _send(self, pending: list[tuple[int, str, list[int]]]) -> np.ndarray:
         self.sent.append(Batch(self._count, pending))
