@@ -1,0 +1,45 @@
+"""One test session per supported CPython: each builds and installs prial
+with its test extra in a fresh environment and runs the test suite there.
+
+    nox                                   # every interpreter, the whole suite
+    nox -s tests-3.12 -- tests/test_odds.py -k equity   # one, with pytest's arguments
+
+PYTHONS is the one list of supported versions: the classifiers in
+pyproject.toml must name the same ones (tests/test_metadata.py), and CI runs
+a session for each (tools/pythons.sh).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nox
+
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+
+# nox skips an interpreter it cannot find (or downloads one): a supported
+# version that is not on this machine must fail the run instead.
+nox.options.error_on_missing_interpreters = True
+nox.options.download_python = "never"
+
+ROOT = Path(__file__).resolve().parent
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """Build and install prial with the test extra, then run pytest.
+
+    The arguments after ``--`` go to pytest: the whole suite without them.
+    """
+    if shutil.which("ccache"):
+        # Only the bindings depend on the Python version: the core's objects
+        # come from the cache for every interpreter after the first.  The
+        # base directory keeps this checkout's path out of the cache keys,
+        # so another clone hits too.
+        session.env["CMAKE_CXX_COMPILER_LAUNCHER"] = "ccache"
+        session.env["CCACHE_BASEDIR"] = str(ROOT)
+    # Every dependency from a wheel: a version without wheels for this
+    # interpreter fails here instead of compiling for many minutes.
+    session.install("--only-binary=:all:", "--no-binary=prial", ".[test]")
+    session.run("python", "-m", "pytest", *session.posargs)
