@@ -1,5 +1,6 @@
 """The installed distribution's metadata: the Python versions it claims are
-the ones noxfile.py tests."""
+the ones noxfile.py tests, its licence is the repository's LICENSE, its
+project URLs are absolute, and the changelog has an entry for its version."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import ast
 import importlib.metadata
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import prial
 
 ROOT = Path(__file__).resolve().parent.parent
 METADATA = importlib.metadata.metadata("prial")
@@ -34,3 +38,30 @@ def test_python_classifiers_are_the_tested_interpreters():
     # No gap: every minor version from the floor to the newest is tested.
     minors = [version_key(v)[1] for v in pythons]
     assert minors == list(range(minors[0], minors[-1] + 1))
+
+
+def test_the_licence_is_the_repositorys_mit_licence():
+    assert METADATA["License-Expression"] == "MIT"
+    assert METADATA.get_all("License-File") == ["LICENSE"]
+    [installed] = [f for f in importlib.metadata.distribution("prial").files or () if f.name == "LICENSE"]
+    text = installed.read_text()
+    assert text == (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the prial authors" in text
+
+
+def test_authors_and_absolute_project_urls():
+    assert METADATA["Author"] == "the prial authors"
+    urls = dict(entry.split(", ", 1) for entry in METADATA.get_all("Project-URL"))
+    assert sorted(urls) == ["Changelog", "Documentation", "Homepage", "Issues"]
+    for label, url in urls.items():
+        parts = urlsplit(url)
+        assert parts.scheme == "https" and parts.netloc, (label, url)
+
+
+def test_the_changelog_has_the_installed_version():
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    headings = re.findall(r"^## \[([^\]]+)\]", changelog, flags=re.M)
+    assert headings[:2] == ["Unreleased", prial.__version__]
+    # Each heading's link reference is defined at the foot.
+    for heading in headings:
+        assert re.search(rf"^\[{re.escape(heading)}\]: https://", changelog, flags=re.M), heading
