@@ -40,6 +40,19 @@ def tests(session: nox.Session) -> None:
         session.env["CMAKE_CXX_COMPILER_LAUNCHER"] = "ccache"
         session.env["CCACHE_BASEDIR"] = str(ROOT)
     # Every dependency from a wheel: a version without wheels for this
-    # interpreter fails here instead of compiling for many minutes.
-    session.install("--only-binary=:all:", "--no-binary=prial", ".[test]")
+    # interpreter fails here instead of compiling for many minutes.  No
+    # byte-compiling of what is installed either (half of pip's time here):
+    # the tests compile what they import, in an environment used once.
+    wheels_only = ("--only-binary=:all:", "--no-binary=prial", "--no-compile")
+    # The build requirements go into the session's environment (a fresh one)
+    # rather than a temporary one of pip's, whose path, in the bindings'
+    # include flags, would make every one of them a cache miss: first the
+    # declared ones, then what the backend asks for on this machine.
+    build_system = nox.project.load_toml(ROOT / "pyproject.toml")["build-system"]
+    session.install(*wheels_only, *build_system["requires"])
+    asked = session.run("python", "-c", f"import {build_system['build-backend']} as backend; "
+                        "print(*backend.get_requires_for_build_wheel(), sep='\\n')", silent=True)
+    if isinstance(asked, str) and asked.strip():
+        session.install(*wheels_only, *asked.splitlines())
+    session.install(*wheels_only, "--no-build-isolation", ".[test]")
     session.run("python", "-m", "pytest", *session.posargs)

@@ -18,15 +18,15 @@
 # sample logs, the command line's output, the metadata and the gRPC service
 # and its security runs, less the tests whose time goes to the native
 # core's own work or to a slow Python reference, the same on every
-# interpreter (30 of 519 tests; with cancellation, below, 70% of these files' time): brute-force and
-# frontier checks of partitioning, the house edges' independent count, the
-# showdown properties against the reference, the class counts and order
-# properties of best-of, and the exhaustive tests.  Left out too:
-# cancellation (long native calls stopped mid-way, seconds of native work
-# each), the README transcripts (a fixed port), the supervisor, the soak,
-# the fault and hostile-client tests and the server's signals and
-# processes: native work, process and timing behaviour, which the full
-# suite covers.
+# interpreter: brute-force and frontier checks of partitioning, the house
+# edges' independent count, the showdown properties against the reference,
+# the class counts and order properties of best-of, and the exhaustive
+# tests (30 of 519 tests; with cancellation, below, 70% of these files'
+# time).  Left out too: cancellation (long native calls stopped mid-way,
+# seconds of native work each), the README transcripts (a fixed port), the
+# supervisor, the soak, the fault and hostile-client tests and the server's
+# signals and processes: native work, process and timing behaviour, which
+# the full suite covers.
 left_out=(brute_force frontier independent_count follow_the_rules always_balance class_counts order_never_matters
           every_five_card_hand sigterm processes_share prial_call_from bench_json
           number_for_cards_in_json_lines)
@@ -64,5 +64,5 @@ mapfile -t others < <(nox --list --json | python -c '
 import json, sys
 print(*(s["python"] for s in json.load(sys.stdin) if s["name"] == "tests" and s["python"] != sys.argv[1]), sep="\n")
 ' "$current")
-echo "+ nox -s tests -p ${others[*]} -- ${selection[*]}"
+echo "+ nox --error-on-missing-interpreters -s tests -p ${others[*]} -- ${selection[*]@Q}"
 nox --error-on-missing-interpreters -s tests -p "${others[@]}" -- "${selection[@]}"
