@@ -34,16 +34,16 @@ def tests(session: nox.Session) -> None:
     """
     if shutil.which("ccache"):
         # Only the bindings depend on the Python version: the core's objects
-        # come from the cache for every interpreter after the first.  The
-        # base directory keeps this checkout's path out of the cache keys,
-        # so another clone hits too.
+        # come from the cache for every interpreter after the first, and
+        # everything on a later run.  The base directory keeps this
+        # checkout's path out of the cache keys, so another clone hits too.
         session.env["CMAKE_CXX_COMPILER_LAUNCHER"] = "ccache"
         session.env["CCACHE_BASEDIR"] = str(ROOT)
     # Every dependency from a wheel: a version without wheels for this
     # interpreter fails here instead of compiling for many minutes.  No
     # byte-compiling of what is installed either (half of pip's time here):
     # the tests compile what they import, in an environment used once.
-    wheels_only = ("--only-binary=:all:", "--no-binary=prial", "--no-compile")
+    wheels_only = ("--only-binary=:all:", "--no-compile")
     # The build requirements go into the session's environment (a fresh one)
     # rather than a temporary one of pip's, whose path, in the bindings'
     # include flags, would make every one of them a cache miss: first the
