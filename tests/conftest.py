@@ -4,6 +4,7 @@ a gRPC server and its client."""
 from __future__ import annotations
 
 import itertools
+import signal
 
 import numpy as np
 import pytest
@@ -12,6 +13,12 @@ from hypothesis import strategies as st
 import prial
 
 from .bestof_reference import all_hands
+
+# A suite started in the background of a script (``.ci/run &``) inherits
+# SIGINT ignored, and so would every command it starts; the tests that press
+# Ctrl-C on a command need it delivered, as at a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

@@ -2,30 +2,38 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 
 class ServerProcess:
     """``python -m prial serve --port 0 ...``; the bound port is read from
-    ``--port-file``.  stderr (the JSON log) goes to a file kept for asserts."""
+    ``--port-file``.  stderr (the JSON log) goes to a file kept for asserts.
 
-    def __init__(self, *args: str, host: str = "127.0.0.1") -> None:
+    With ``command``, the server is that command exactly, in the environment
+    with ``env`` added and ``PRIAL_PORT_FILE`` naming the port file."""
+
+    def __init__(self, *args: str, host: str = "127.0.0.1", command: Sequence[str] | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
         self._dir = tempfile.TemporaryDirectory(prefix="prial-grpc-test-")
         self.dir = Path(self._dir.name)
         port_file = self.dir / "port"
         self.log_path = self.dir / "server.log"
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "prial", "serve", "--host", host, "--port", "0",
-             "--port-file", str(port_file), "--grace", "20", *args],
-            stdout=subprocess.DEVNULL, stderr=self._log,
-        )
+        environ = {**os.environ, **(env or {})}
+        if command is None:
+            command = [sys.executable, "-m", "prial", "serve", "--host", host, "--port", "0",
+                       "--port-file", str(port_file), "--grace", "20", *args]
+        else:
+            environ["PRIAL_PORT_FILE"] = str(port_file)
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self._log, env=environ)
         deadline = time.monotonic() + 60
         while not port_file.exists():
             if self.proc.poll() is not None:

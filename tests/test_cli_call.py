@@ -8,8 +8,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -222,6 +224,20 @@ def test_health(capsys, grpc_server):
     assert call(capsys, grpc_server, "health") == "SERVING\n"
     assert json.loads(call(capsys, grpc_server, "health", "--service", "prial.v1.Prial", "--json")) == {
         "service": "prial.v1.Prial", "status": "SERVING"}
+
+
+def test_health_exits_1_unless_serving(capsys):
+    """As a probe: a draining server answers NOT_SERVING, and that fails."""
+    with ServerProcess("--drain", "3") as server:
+        server.proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 2  # within the drain: the server still answers
+        while (code := main(["call", "--target", server.target, "health"])) == 0 and time.monotonic() < deadline:
+            capsys.readouterr()
+            time.sleep(0.05)
+        assert (code, *capsys.readouterr()) == (1, "NOT_SERVING\n", "")
+        out, _ = run(capsys, ["call", "--target", server.target, "health", "--json"], 1)
+        assert json.loads(out) == {"service": "", "status": "NOT_SERVING"}
+        assert server.terminate(signal_first=False) == 0
 
 
 @pytest.mark.parametrize("argv", [

@@ -83,8 +83,10 @@ def test_ctrl_c_says_what_was_committed_and_how_to_resume(tmp_path):
     prial.write_sample_log(str(log), 60_000, seed=2, deals_per_row_group=5_000)
     out = tmp_path / "out.parquet"
     whole = tmp_path / "whole.parquet"
-    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "4000"]) == 0
-    command = [sys.executable, "-m", "prial", "score", str(log), "-o", str(out), "--chunk-rows", "4000"]
+    # Small chunks, each committed with an fsync: the job runs for seconds,
+    # so the interrupt after its first chunks lands well before its end.
+    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "1000"]) == 0
+    command = [sys.executable, "-m", "prial", "score", str(log), "-o", str(out), "--chunk-rows", "1000"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     journal = tmp_path / "out.parquet.parts" / "journal.jsonl"
     deadline = time.monotonic() + 60

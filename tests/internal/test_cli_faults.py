@@ -12,12 +12,12 @@ from ..test_cli_errors import one_error_line
 
 
 def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypatch, capsys):
-    from prial.cli import hands
+    from prial.cli import backend
 
     def broken(rules):
         raise RuntimeError("the tables are on fire")
 
-    monkeypatch.setattr(hands, "Evaluator", broken)
+    monkeypatch.setattr(backend, "Evaluator", broken)  # where prial rank computes
     assert main(["rank", "3s 2h Ah"]) == 1
     line = one_error_line(capsys)
     assert "unexpected RuntimeError: the tables are on fire" in line and "--debug" in line
@@ -27,11 +27,11 @@ def test_an_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypat
 
 
 def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
-    from prial.cli import hands
+    from prial.cli import backend
 
     def interrupted(rules):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(hands, "Evaluator", interrupted)
+    monkeypatch.setattr(backend, "Evaluator", interrupted)
     assert main(["rank", "3s 2h Ah"]) == 130
     assert capsys.readouterr().err == "prial: interrupted\n"

@@ -21,10 +21,10 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import ConfigurationError, InvalidHandError
-from . import bench, call, hands, play, score, serve
+from . import bench, call, hands, play, proto, score, serve
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, bench, score, serve, call)
+COMMAND_GROUPS = (hands, play, bench, score, serve, call, proto)
 
 # The extra that brings a module some command imports only when asked.
 EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask"}

@@ -120,7 +120,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "RPC Equity.",
         play.equity_arguments, play.equity)
     rpc("health", "SERVING or NOT_SERVING (grpc.health.v1)",
-        "Print the server's health: SERVING or NOT_SERVING. Health checks need no token.",
+        "Print the server's health: SERVING or NOT_SERVING. Exit 0 only if SERVING, so that the command "
+        "serves as a health probe (a draining server answers NOT_SERVING). Health checks need no token.",
         health_arguments, health)
 
 
@@ -442,4 +443,4 @@ def health_arguments(parser: argparse.ArgumentParser) -> None:
 def health(args: argparse.Namespace, server: Remote) -> int:
     status = server.health(args.service)
     print(json.dumps({"service": args.service, "status": status}) if args.json else status)
-    return 0
+    return 0 if status == "SERVING" else 1

@@ -1,101 +1,194 @@
-"""``prial serve``: the gRPC service."""
+"""``prial serve``: the gRPC service.
+
+Each option is declared once, in ``OPTIONS``: its flag, the ``ServeOptions``
+field it sets (whose default is the option's default) and its environment
+variable (named after the flag), so that the flag, the variable and the
+dataclass cannot drift apart.  The environment is read only for ``prial
+serve``, and only for options not given on the command line: a bad
+variable must not break ``prial rank``, nor one the command line overrides
+(Kubernetes, for instance, sets ``<SERVICE>_PORT=tcp://...`` for every
+Service).
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
+import shlex
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import Any
 
-if TYPE_CHECKING:
-    from ..service.options import ServeOptions
-
+from ..errors import ConfigurationError
+from ..service.options import MiB, ServeOptions
 from .common import PORT, POSITIVE, seconds, whole
+
+ENV_PREFIX = "PRIAL_"
+SWITCH_VALUES = {"1": True, "0": False}  # a switch's variable: 1 as if the flag were given, 0 as if not
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One option of ``prial serve``."""
+
+    flag: str
+    field: str  # the ServeOptions field it sets
+    help: str  # what it does; the default and the variable are added from the rest
+    parse: Callable[[str], Any] | None = None  # None: any text (an address, a path)
+    unit: int = 1  # the field holds the flag's value times this (the MiB options hold bytes)
+    default_text: str | None = None  # the default in words, where the field's None stands for one
+    group: str | None = None
+    switch: bool = False  # takes no value; given, it sets the field to the opposite of its default
+
+    @property
+    def dest(self) -> str:
+        return self.flag.removeprefix("--").replace("-", "_")
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.dest.upper()
+
+    @property
+    def default(self) -> Any:
+        return DEFAULTS[self.field]
+
+    def field_value(self, value: Any) -> Any:
+        """What the field gets from the flag's (or the variable's) value."""
+        if self.switch:
+            return not self.default if value else self.default
+        return value * self.unit if self.unit != 1 else value
+
+    def help_text(self) -> str:
+        if self.switch:
+            return f"{self.help} (env {self.env}=1)"
+        default = self.default_text
+        if default is None and self.default is not None:
+            value = self.default // self.unit if self.unit != 1 else self.default
+            default = f"{value:g}" if isinstance(value, float) else str(value)
+        return f"{self.help} ({f'default {default}; ' if default else ''}env {self.env})"
+
+
+DEFAULTS: Mapping[str, Any] = {f.name: f.default for f in dataclasses.fields(ServeOptions)}
+
+SECURITY, OPERATIONS = "security", "operations"
+
+OPTIONS = (
+    Option("--host", "host", "address to listen on, 0.0.0.0 for all"),
+    Option("--port", "port", "port; 0 picks a free one", PORT),
+    Option("--port-file", "port_file", "write the bound port here once serving, for --port 0"),
+    Option("--workers", "workers", "threads per process for native work, beside the event loop that answers "
+           "small calls, health and idle streams", POSITIVE, default_text="one per core"),
+    Option("--processes", "processes", "pre-forked server processes sharing the port via SO_REUSEPORT", POSITIVE),
+    Option("--threads-per-call", "threads_per_call", "native threads per batch: a 1M-hand batch takes well "
+           "under a millisecond in C++, and calls in parallel use the other cores", POSITIVE),
+    Option("--max-batch", "max_batch", "hands per batch; more -> RESOURCE_EXHAUSTED", POSITIVE),
+    Option("--max-stream-batches", "max_stream_batches", "batches per EvaluateStream call; more -> "
+           "RESOURCE_EXHAUSTED", POSITIVE),
+    Option("--max-message-mb", "max_message_bytes", "largest message either way, MiB; a 1M-hand 5-card batch "
+           "is ~5 MiB", whole(1, 2047), unit=MiB),
+    Option("--max-concurrent-rpcs", "max_concurrent_rpcs", "calls in flight per method and process (a stream "
+           "from its first message to its end); more -> RESOURCE_EXHAUSTED; health checks are never refused",
+           POSITIVE, default_text="8 x workers, at least 64"),
+    Option("--max-bytes-in-flight-mb", "max_bytes_in_flight", "memory for the work in flight per process, MiB "
+           "(a request counts ten times its size; see docs/service.md); a request past it -> RESOURCE_EXHAUSTED",
+           POSITIVE, unit=MiB),
+    Option("--idle-timeout", "idle_timeout_s", "seconds a call may wait for its (next) request message; then "
+           "DEADLINE_EXCEEDED", seconds(above=True)),
+    Option("--max-streams-per-connection", "max_streams_per_connection", "HTTP/2 streams one connection may "
+           "hold open", POSITIVE),
+    Option("--tls-cert", "tls_cert", "PEM certificate chain: serve TLS", group=SECURITY),
+    Option("--tls-key", "tls_key", "PEM private key for --tls-cert", group=SECURITY),
+    Option("--tls-client-ca", "tls_client_ca", "PEM CA bundle: require client certificates (mutual TLS)",
+           group=SECURITY),
+    Option("--auth-token-file", "auth_token_file", "bearer tokens, one a line: calls without one get "
+           "UNAUTHENTICATED (health checks are exempt)", group=SECURITY),
+    Option("--metrics-port", "metrics_port", "serve Prometheus metrics on this port (on --host)", PORT,
+           group=OPERATIONS),
+    Option("--grace", "grace_seconds", "seconds calls in flight get at shutdown", seconds(), group=OPERATIONS),
+    Option("--drain", "drain_seconds", "seconds to keep serving after health turns NOT_SERVING at shutdown",
+           seconds(), group=OPERATIONS),
+    Option("--keepalive-time", "keepalive_time_s", "seconds between keepalive pings", seconds(above=True),
+           group=OPERATIONS),
+    Option("--keepalive-timeout", "keepalive_timeout_s", "seconds to wait for a ping ack", seconds(above=True),
+           group=OPERATIONS),
+    Option("--max-connection-idle", "max_connection_idle_s", "close connections idle this many seconds",
+           seconds(above=True), group=OPERATIONS),
+    Option("--max-connection-age", "max_connection_age_s", "close connections older than this many seconds; "
+           "clients then reconnect, through the load balancer", seconds(above=True), group=OPERATIONS),
+    Option("--max-connection-age-grace", "max_connection_age_grace_s", "seconds calls get on an aged-out "
+           "connection", seconds(), group=OPERATIONS),
+    Option("--no-call-log", "log_calls", "no per-call log line", group=OPERATIONS, switch=True),
+)
+
+ENVIRONMENT_HELP = f"""\
+Every option can also be set in the environment, in the variable shown
+with it: {ENV_PREFIX} and the option's name in capitals, dashes as
+underscores ({ENV_PREFIX}MAX_BATCH=100000 for --max-batch 100000). An option
+given on the command line wins, and its variable is then not read. A
+variable set but empty counts as unset. A switch's variable is 1 (as if
+the option were given) or 0. Values are checked as the option's are."""
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Exit 0 after a SIGTERM/SIGINT drained every process, 1 if one did not
     stop cleanly, the server cannot listen or a file an option names will
-    not do (one line on stderr), 2 for options that cannot go together
-    (``prial``'s handler, one line)."""
+    not do (one line on stderr), 2 for options that cannot go together or a
+    bad variable (``prial``'s handler, one line)."""
     from ..service.lifecycle import StartupError
     from ..service.supervisor import serve
 
+    options = serve_options(args, os.environ)
     try:
-        return serve(serve_options(args))
+        return serve(options)
     except StartupError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return 1
 
 
-def serve_options(args: argparse.Namespace) -> ServeOptions:
-    from ..service.options import ServeOptions
+def serve_options(args: argparse.Namespace, environ: Mapping[str, str]) -> ServeOptions:
+    """The options given, else their variables in ``environ``, else the defaults."""
+    values: dict[str, Any] = {}
+    for option in OPTIONS:
+        given = getattr(args, option.dest)
+        value = given if given is not None else from_environment(option, environ)
+        if value is not None:
+            values[option.field] = option.field_value(value)
+    return ServeOptions(**values)
 
-    return ServeOptions(
-        host=args.host, port=args.port, workers=args.workers, processes=args.processes,
-        threads_per_call=args.threads_per_call, max_batch=args.max_batch,
-        max_stream_batches=args.max_stream_batches,
-        max_message_bytes=args.max_message_mb << 20, max_concurrent_rpcs=args.max_concurrent_rpcs,
-        max_bytes_in_flight=args.max_bytes_in_flight_mb << 20, idle_timeout_s=args.idle_timeout,
-        max_streams_per_connection=args.max_streams_per_connection,
-        tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
-        auth_token_file=args.auth_token_file, metrics_port=args.metrics_port,
-        grace_seconds=args.grace, drain_seconds=args.drain,
-        keepalive_time_s=args.keepalive_time, keepalive_timeout_s=args.keepalive_timeout,
-        max_connection_idle_s=args.max_connection_idle, max_connection_age_s=args.max_connection_age,
-        max_connection_age_grace_s=args.max_connection_age_grace,
-        port_file=args.port_file, log_calls=not args.no_call_log,
-    )
+
+def from_environment(option: Option, environ: Mapping[str, str]) -> Any:
+    """The value of ``option``'s variable, None if unset or empty;
+    ConfigurationError (bad input, exit 2) naming the variable if bad."""
+    text = environ.get(option.env, "")
+    if not text:
+        return None
+    shown = f"{option.env}={shlex.quote(text) if text.isprintable() else repr(text)}"
+    if option.switch:
+        if text not in SWITCH_VALUES:
+            raise ConfigurationError(f"{shown}: must be 1 (as {option.flag}) or 0 (see: prial serve --help)")
+        return SWITCH_VALUES[text]
+    if option.parse is None:
+        return text
+    try:
+        return option.parse(text)
+    except argparse.ArgumentTypeError as exc:
+        raise ConfigurationError(f"{shown}: {exc} (see: prial serve --help)") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser(
         "serve", help="run the gRPC service prial.v1.Prial",
         description="Serve prial.v1.Prial with health checking and reflection. SIGTERM/SIGINT: "
-                    "health turns NOT_SERVING, calls in flight finish within --grace, exit 0.")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    serve.add_argument("--port", type=PORT, default=50051, help="port (default 50051; 0 picks a free one)")
-    serve.add_argument("--port-file", help="write the bound port here once serving (useful with --port 0)")
-    serve.add_argument("--workers", type=POSITIVE,
-                       help="threads per process for native work, beside the event loop that answers "
-                            "small calls, health and idle streams (default one per core)")
-    serve.add_argument("--processes", type=POSITIVE, default=1,
-                       help="pre-forked server processes sharing the port via SO_REUSEPORT (default 1)")
-    serve.add_argument("--threads-per-call", type=POSITIVE, default=1,
-                       help="native threads per batch (default 1: a 1M-hand batch takes well under a "
-                            "millisecond in C++, and calls in parallel use the other cores)")
-    serve.add_argument("--max-batch", type=POSITIVE, default=1 << 20,
-                       help="hands per batch; more -> RESOURCE_EXHAUSTED (default 1,048,576)")
-    serve.add_argument("--max-stream-batches", type=POSITIVE, default=1 << 20,
-                       help="batches per EvaluateStream call; more -> RESOURCE_EXHAUSTED (default 1,048,576)")
-    serve.add_argument("--max-message-mb", type=whole(1, 2047), default=64,
-                       help="largest message either way, MiB (default 64: a 1M-hand 5-card batch is ~5 MiB)")
-    serve.add_argument("--max-concurrent-rpcs", type=POSITIVE,
-                       help="calls in flight per method and process (a stream from its first message to its "
-                            "end); more -> RESOURCE_EXHAUSTED; health checks are never refused "
-                            "(default 8 x workers, at least 64)")
-    serve.add_argument("--max-bytes-in-flight-mb", type=POSITIVE, default=256,
-                       help="memory for the work in flight per process, MiB (a request counts ten times its "
-                            "size; see docs/service.md); a request past it -> RESOURCE_EXHAUSTED (default 256)")
-    serve.add_argument("--idle-timeout", type=seconds(above=True), default=30.0,
-                       help="seconds a call may wait for its (next) request message; then DEADLINE_EXCEEDED "
-                            "(default 30)")
-    serve.add_argument("--max-streams-per-connection", type=POSITIVE, default=100,
-                       help="HTTP/2 streams one connection may hold open (default 100)")
-    tls = serve.add_argument_group("security")
-    tls.add_argument("--tls-cert", help="PEM certificate chain: serve TLS")
-    tls.add_argument("--tls-key", help="PEM private key for --tls-cert")
-    tls.add_argument("--tls-client-ca", help="PEM CA bundle: require client certificates (mutual TLS)")
-    tls.add_argument("--auth-token-file", help="bearer tokens, one a line: calls without one get UNAUTHENTICATED "
-                                               "(health checks are exempt)")
-    ops = serve.add_argument_group("operations")
-    ops.add_argument("--metrics-port", type=PORT, help="serve Prometheus metrics on this port (on --host)")
-    ops.add_argument("--grace", type=seconds(), default=10.0, help="seconds calls in flight get at shutdown (default 10)")
-    ops.add_argument("--drain", type=seconds(), default=0.0,
-                     help="seconds to keep serving after health turns NOT_SERVING at shutdown (default 0)")
-    ops.add_argument("--keepalive-time", type=seconds(above=True), default=60.0, help="seconds between keepalive pings (default 60)")
-    ops.add_argument("--keepalive-timeout", type=seconds(above=True), default=20.0, help="seconds to wait for a ping ack (default 20)")
-    ops.add_argument("--max-connection-idle", type=seconds(above=True), help="close connections idle this many seconds")
-    ops.add_argument("--max-connection-age", type=seconds(above=True), help="close connections older than this many seconds")
-    ops.add_argument("--max-connection-age-grace", type=seconds(), help="seconds calls get on an aged-out connection")
-    ops.add_argument("--no-call-log", action="store_true", help="no per-call log line")
+                    "health turns NOT_SERVING, calls in flight finish within --grace, exit 0.",
+        epilog=ENVIRONMENT_HELP)
+    groups = {name: serve.add_argument_group(name) for name in (SECURITY, OPERATIONS)}
+    for option in OPTIONS:
+        parser = groups[option.group] if option.group else serve
+        # None, not the default: an option not given is looked up in the environment.
+        if option.switch:
+            parser.add_argument(option.flag, dest=option.dest, action="store_true", default=None,
+                                help=option.help_text())
+        else:
+            parser.add_argument(option.flag, dest=option.dest, type=option.parse, help=option.help_text())
     serve.set_defaults(func=cmd_serve)

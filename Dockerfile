@@ -1,0 +1,45 @@
+# The prial gRPC service (README, "Deploying"): the first stage builds the
+# wheels, the second is a slim runtime with prial installed from them and
+# nothing else of the build.  From the repository root:
+#   docker build -t prial .
+#   docker run --rm -p 127.0.0.1:50051:50051 -p 127.0.0.1:9100:9100 prial
+
+# Both stages start from the same image, so that the extension built in the
+# first runs on the same C++ runtime (libstdc++) in the second.
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+FROM ${PYTHON_IMAGE} AS build
+# A C++17 compiler; CMake, Ninja, pybind11 and grpcio-tools come from PyPI as
+# the build's requirements (pyproject.toml), as on any machine.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends g++=4:12.2.0-3 \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+# The README's install, as wheels: prial's and those of its dependencies, so
+# that the runtime stage installs exactly these without reaching PyPI.
+RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+
+FROM ${PYTHON_IMAGE}
+# The wheels are mounted for the install only: no layer keeps them.
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-cache-dir --no-index --find-links /wheels /wheels/prial-*.whl \
+ && groupadd --system --gid 10001 prial \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin prial
+# Metrics on by default: a variable, so that PRIAL_METRICS_PORT= (empty)
+# turns them off without a new command.
+ENV PRIAL_METRICS_PORT=9100
+# A numeric user, for Kubernetes' runAsNonRoot to verify.
+USER 10001:10001
+EXPOSE 50051 9100
+# Health through the standard gRPC health service: prial call health exits 0
+# only while the server answers SERVING (a draining one says NOT_SERVING).
+# The shell form, to follow a PRIAL_PORT given to the container (DL3025 is
+# about the signals a shell keeps from the command, which a check has none of).
+# hadolint ignore=DL3025
+HEALTHCHECK --interval=30s --timeout=10s --start-period=15s --retries=3 \
+  CMD prial call --timeout 5 --target "127.0.0.1:${PRIAL_PORT:-50051}" health
+# The exec form: prial serve is PID 1 itself, with no shell in between to
+# swallow docker stop's SIGTERM, so it drains (calls in flight finish within
+# --grace) and exits 0.
+CMD ["prial", "serve", "--host", "0.0.0.0"]
