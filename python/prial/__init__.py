@@ -85,7 +85,10 @@ if not TYPE_CHECKING:
         if name in _LAZY:
             from . import score
 
-            return getattr(score, name)
+            # Kept as a plain attribute from then on: later uses skip this
+            # hook, and what reads the namespace (pdoc) finds the name.
+            value = globals()[name] = getattr(score, name)
+            return value
         if name in _DEPRECATED:
             new = _DEPRECATED[name]
             warnings.warn(f"prial.{name} is deprecated; use prial.{new}", DeprecationWarning, stacklevel=2)

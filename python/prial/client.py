@@ -97,6 +97,11 @@ class Evaluation(NamedTuple):
     batch_index: int = 0
 
 
+# The constructor NamedTuple generates names a module of its own, where the
+# annotations above (strings here) do not resolve; this one they do in.
+Evaluation.__new__.__module__ = __name__
+
+
 class PrialRpcError(Exception):
     """A call failed: ``code`` (grpc.StatusCode), ``message`` (the server's
     text) and, for INVALID_ARGUMENT, ``field_violations`` naming the request

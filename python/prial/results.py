@@ -1,8 +1,6 @@
 """The evaluator's result types: one hand's value, the best three of four
 or five cards, and a partition into hands."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from .categories import Category

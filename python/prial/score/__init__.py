@@ -35,5 +35,7 @@ __all__ = ["Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_dea
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> Any:
         if name in _HOME:
-            return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+            # Kept as a plain attribute, as in prial/__init__.py.
+            value = globals()[name] = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+            return value
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

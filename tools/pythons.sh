@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Every supported CPython (noxfile.py's PYTHONS) but the one running this
+# script, where CI has already run the whole suite: for each, a nox session
+# builds and installs prial in a fresh environment and runs the core and
+# service tests chosen below.  An interpreter that cannot be found fails the
+# run.
+#
+#   tools/pythons.sh                  # the selection below on the other interpreters
+#   tools/pythons.sh tests/test_odds.py   # other pytest arguments instead
+#
+# Run it from the environment the full suite ran in (nox is installed there
+# from the pinned nox extra).
+#
+# The selection: what can differ between interpreters is the bindings, the
+# Python layer and the versions of numpy, pyarrow and grpcio each one gets
+# (3.10 gets older ones), so every public test file of the hands, rules,
+# batches, best-of, partitioning, showdowns, Crash, casino, odds, scoring,
+# sample logs, the command line's output, the metadata and the gRPC service
+# and its security runs, less the tests whose time goes to the native
+# core's own work or to a slow Python reference, the same on every
+# interpreter: brute-force and frontier checks of partitioning, the house
+# edges' independent count, the showdown properties against the reference,
+# the class counts and order properties of best-of, and the exhaustive
+# tests (30 of 519 tests; with cancellation, below, 70% of these files'
+# time).  Left out too: cancellation (long native calls stopped mid-way,
+# seconds of native work each), the README transcripts (a fixed port), the
+# supervisor, the soak, the fault and hostile-client tests and the server's
+# signals and processes: native work, process and timing behaviour, which
+# the full suite covers.
+left_out=(brute_force frontier independent_count follow_the_rules always_balance class_counts order_never_matters
+          every_five_card_hand sigterm processes_share prial_call_from bench_json
+          number_for_cards_in_json_lines)
+printf -v left_out_expression ' or %s' "${left_out[@]}"
+selection=(
+  -m "not exhaustive" -k "not (${left_out_expression# or })"
+  tests/test_api.py tests/test_three_card.py tests/test_batch.py tests/test_input.py tests/test_rules.py
+  tests/test_wild.py tests/test_bestof.py tests/test_partition.py tests/test_showdown.py tests/test_crash.py
+  tests/test_casino.py tests/test_odds.py tests/test_score.py tests/test_score_bad_values.py
+  tests/test_sample.py tests/test_cli.py tests/test_cli_output.py tests/test_metadata.py
+  tests/test_grpc_evaluate.py tests/test_grpc_rpcs.py tests/test_grpc_server.py tests/test_grpc_security.py
+)
+[[ $# -gt 0 ]] && selection=("$@")
+
+python tools/install_extra.py nox
+
+# pyenv's shims run python3.X only for the versions selected: select every
+# installed one, the current selection first so that the names the shims
+# already answered keep their meaning.
+if command -v pyenv >/dev/null; then
+  PYENV_VERSION="$(pyenv version-name):$(pyenv versions --bare --skip-aliases | paste -sd: -)"
+  export PYENV_VERSION
+fi
+
+# The compiler cache the sessions build with where it is installed: without
+# it each interpreter compiles the whole core again (minutes, not a failure).
+if ! command -v ccache >/dev/null; then
+  echo "+ apt-get install ccache"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ccache; } \
+    >/dev/null || echo "apt-get install ccache failed (no Debian mirror?): building without a compiler cache" >&2
+fi
+
+current="$(python -c 'import sys; print(f"{sys.version_info.major}.{sys.version_info.minor}")')"
+mapfile -t others < <(nox --list --json | python -c '
+import json, sys
+print(*(s["python"] for s in json.load(sys.stdin) if s["name"] == "tests" and s["python"] != sys.argv[1]), sep="\n")
+' "$current")
+echo "+ nox --error-on-missing-interpreters -s tests -p ${others[*]} -- ${selection[*]@Q}"
+nox --error-on-missing-interpreters -s tests -p "${others[@]}" -- "${selection[@]}"
