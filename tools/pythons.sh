@@ -15,18 +15,19 @@
 # Python layer and the versions of numpy, pyarrow and grpcio each one gets
 # (3.10 gets older ones), so every public test file of the hands, rules,
 # batches, best-of, partitioning, showdowns, Crash, casino, odds, scoring,
-# sample logs, the command line's output, the metadata and the gRPC service
-# and its security runs, less the tests whose time goes to the native
+# sample logs, the command line's output, the metadata, the gRPC service
+# and its security, and the asyncio client (asyncio differs the most
+# between these versions) runs, less the tests whose time goes to the native
 # core's own work or to a slow Python reference, the same on every
 # interpreter: brute-force and frontier checks of partitioning, the house
 # edges' independent count, the showdown properties against the reference,
 # the class counts and order properties of best-of, and the exhaustive
-# tests (30 of 519 tests; with cancellation, below, 70% of these files'
-# time).  Left out too: cancellation (long native calls stopped mid-way,
-# seconds of native work each), the README transcripts (a fixed port), the
-# supervisor, the soak, the fault and hostile-client tests and the server's
-# signals and processes: native work, process and timing behaviour, which
-# the full suite covers.
+# tests (a few percent of these files' tests; with cancellation, below,
+# 70% of their time).  Left out too: cancellation (long native calls
+# stopped mid-way, seconds of native work each), the README transcripts (a
+# fixed port), the supervisor, the soak, the fault and hostile-client tests
+# and the server's signals and processes: native work, process and timing
+# behaviour, which the full suite covers.
 left_out=(brute_force frontier independent_count follow_the_rules always_balance class_counts order_never_matters
           every_five_card_hand sigterm processes_share prial_call_from bench_json
           number_for_cards_in_json_lines)
@@ -38,6 +39,7 @@ selection=(
   tests/test_casino.py tests/test_odds.py tests/test_score.py tests/test_score_bad_values.py
   tests/test_sample.py tests/test_cli.py tests/test_cli_output.py tests/test_metadata.py
   tests/test_grpc_evaluate.py tests/test_grpc_rpcs.py tests/test_grpc_server.py tests/test_grpc_security.py
+  tests/test_client_async.py
 )
 [[ $# -gt 0 ]] && selection=("$@")
 
