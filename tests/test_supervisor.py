@@ -188,7 +188,7 @@ def test_a_child_start_up_failure_reaches_the_parent(tmp_path, processes):
     tokens.write_text("# no token yet\n")
     done = _serve("--port", "0", "--processes", processes, "--auth-token-file", str(tokens))
     assert done.returncode == 1
-    assert done.stderr == f"prial: error: --auth-token-file {tokens} holds no token\n"
+    assert done.stderr == f"prial: error: --auth-token-file {tokens} holds no token (one a line, # comments)\n"
 
 
 @pytest.mark.parametrize("processes", ["1", "2"])
