@@ -14,35 +14,11 @@
 namespace prial {
 namespace {
 
-// Rows per block: both hands' keys of a block stay in L1 next to the
-// input, and the best-of kernels (prefetching, or SIMD) do the lookups.
+// Rows per block of the search for the first bad row.
 constexpr std::size_t kBlock = 2048;
 // Rows between cancellation checks (a whole number of blocks): ~7 ms on one
 // core for five cards (27 ns a row), ~3 ms for three with the scalar kernel.
 constexpr std::size_t kShowdownChunk = std::size_t{1} << 18;
-
-// Keys both hands of each block with `keys_of(hands, n, out) -> bad`, then
-// compares; returns true when some row was invalid.
-template <std::size_t width, class KeysOf>
-bool compare_blocks(const Card* seer, const Card* seen, std::size_t begin, std::size_t end,
-                    std::uint8_t* out, KeysOf&& keys_of) {
-  BestKey seer_key[kBlock];
-  BestKey seen_key[kBlock];
-  bool bad = false;
-  for (std::size_t b = begin; b < end; b += kBlock) {
-    const std::size_t n = std::min(kBlock, end - b);
-    bad |= keys_of(seer + width * b, n, seer_key);
-    bad |= keys_of(seen + width * b, n, seen_key);
-    // Two plain loops: the comparison vectorizes on its own.
-    for (std::size_t i = 0; i < n; ++i) out[b + i] = static_cast<std::uint8_t>(seer_key[i] > seen_key[i]);
-    unsigned shared = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      shared |= static_cast<unsigned>(hands_share_a_card(seer + width * (b + i), seen + width * (b + i), width));
-    }
-    bad |= shared != 0;
-  }
-  return bad;
-}
 
 // Every row through `compare_rows(begin, end) -> bad` (outcomes into out),
 // in parallel chunks; returns the first invalid row or kNoBadRow.
@@ -92,17 +68,14 @@ std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const 
       return kernel(seer + 3 * begin, seen + 3 * begin, end - begin, out + begin, tables);
     });
   }
-  table.keys(width);  // built once here, not raced for by the worker threads
-  auto keys_of = [&table, width](const Card* hands, std::size_t n, BestKey* values) {
-    return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
-  };
-  if (width == 4) {
-    return showdown_rows(seer, seen, rows, 4, pack, threads, cancel, [&](std::size_t begin, std::size_t end) {
-      return compare_blocks<4>(seer, seen, begin, end, out, keys_of);
-    });
-  }
-  return showdown_rows(seer, seen, rows, 5, pack, threads, cancel, [&](std::size_t begin, std::size_t end) {
-    return compare_blocks<5>(seer, seen, begin, end, out, keys_of);
+  const BestKey* keys = table.keys(width);  // built once here, not raced for by the worker threads
+  auto kernel = best_of_see_rows_scalar;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+  if (simd_level() >= SimdLevel::kAvx2) kernel = best_of_see_rows_avx2;
+#endif
+  return showdown_rows(seer, seen, rows, width, pack, threads, cancel, [&](std::size_t begin, std::size_t end) {
+    return kernel(seer + width * begin, seen + width * begin, end - begin, width, out + begin, keys,
+                  static_cast<unsigned>(pack));
   });
 }
 
