@@ -46,3 +46,22 @@ def test_bench_json_reports_baseline_ratio():
     baseline = by_name[batch["baseline"]]
     assert baseline["name"].startswith("numpy") and baseline["section"] == batch["section"]
     assert batch["ratio_to_baseline"] == pytest.approx(baseline["seconds"] / batch["seconds"])
+
+
+def test_bench_json_states_each_fused_kernel_against_its_one_hand_call():
+    data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--deals", "4", "--repeat", "1",
+                                "--json").stdout)
+    by_name = {f["name"]: f for f in data["figures"]}
+    stated = {
+        "best_of_batch 4 cards, 1 thread": "evaluate_batch, 1 thread",
+        "best_of_batch 5 cards, 1 thread": "evaluate_batch, 1 thread",
+        "3 cards: showdown_batch, 1 thread": "evaluate_batch, 1 thread",
+        "4 cards: showdown_batch, 1 thread": "best_of_batch 4 cards, 1 thread",
+        "5 cards: showdown_batch, 1 thread": "best_of_batch 5 cards, 1 thread",
+    }
+    for name, against in stated.items():
+        f = by_name[name]
+        assert f["rate_of"] == against
+        assert f["rate_ratio"] == pytest.approx(f["rate"] / by_name[against]["rate"])
+        assert f["ratio_to_baseline"] > 0  # still against its numpy composition too
+    assert {f["name"] for f in data["figures"] if f["rate_ratio"] is not None} == set(stated)

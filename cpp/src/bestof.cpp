@@ -86,6 +86,34 @@ bool key_range(const Card* hands, std::size_t begin, std::size_t end, BestKey* o
   return valid_all == 0;
 }
 
+// key_range for sees: both hands' slots of a block (prefetching their
+// keys), then the compares; a row is also invalid when its hands share a
+// card.
+template <int W>
+bool see_range(const Card* seer, const Card* seen, std::size_t rows, std::uint8_t* out, const BestKey* table,
+               unsigned pack) noexcept {
+  constexpr std::size_t kBlock = 64;
+  std::uint32_t seer_slots[kBlock], seen_slots[kBlock];
+  unsigned valid_all = 1;
+  for (std::size_t base = 0; base < rows; base += kBlock) {
+    const std::size_t count = std::min(kBlock, rows - base);
+    for (std::size_t i = 0; i < count; ++i) {
+      const Card* a = seer + W * (base + i);
+      const Card* b = seen + W * (base + i);
+      unsigned valid_a, valid_b;
+      seer_slots[i] = row_slot<W>(a, pack, valid_a);
+      seen_slots[i] = row_slot<W>(b, pack, valid_b);
+      portable::prefetch(table + seer_slots[i]);
+      portable::prefetch(table + seen_slots[i]);
+      valid_all &= valid_a & valid_b & static_cast<unsigned>(!hands_share_a_card(a, b, W));
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      out[base + i] = static_cast<std::uint8_t>(table[seer_slots[i]] > table[seen_slots[i]]);
+    }
+  }
+  return valid_all == 0;
+}
+
 constexpr std::size_t kHugePage = std::size_t{1} << 21;
 
 }  // namespace
@@ -231,6 +259,11 @@ bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width,
   if (width == 3) return key_range<3>(hands, 0, rows, out, table, pack);
   if (width == 4) return key_range<4>(hands, 0, rows, out, table, pack);
   return key_range<5>(hands, 0, rows, out, table, pack);
+}
+
+bool best_of_see_rows_scalar(const Card* seer, const Card* seen, std::size_t rows, std::size_t width,
+                             std::uint8_t* out, const BestKey* table, unsigned pack) noexcept {
+  return width == 4 ? see_range<4>(seer, seen, rows, out, table, pack) : see_range<5>(seer, seen, rows, out, table, pack);
 }
 
 namespace {

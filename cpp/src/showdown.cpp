@@ -7,49 +7,28 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "prial/kernels.hpp"
 #include "prial/parallel.hpp"
 #include "prial/portable.hpp"
 
 namespace prial {
 namespace {
 
-// Rows per block: both hands' values of a block stay in L1 next to the
-// input, and the batch kernels (SIMD for three cards, prefetching for
-// best-of keys) do the lookups.
+// Rows per block of the search for the first bad row.
 constexpr std::size_t kBlock = 2048;
-// Rows between cancellation checks (a whole number of blocks): ~7 ms on one
-// core for five cards (27 ns a row), ~3 ms for three with the scalar kernel.
+// Rows between cancellation checks (a whole number of blocks): ~11 ms on
+// one core for five cards with the portable see kernel (40 ns a row), ~6 ms
+// with AVX2, ~3 ms for three cards with the portable kernel.
 constexpr std::size_t kShowdownChunk = std::size_t{1} << 18;
 
-// Values both hands of each block with `value_of(hands, n, out) -> bad`,
-// then compares; returns true when some row was invalid.
-template <class Value, std::size_t width, class ValueOf>
-bool compare_blocks(const Card* seer, const Card* seen, std::size_t begin, std::size_t end,
-                    std::uint8_t* out, ValueOf&& value_of) {
-  Value seer_value[kBlock];
-  Value seen_value[kBlock];
-  bool bad = false;
-  for (std::size_t b = begin; b < end; b += kBlock) {
-    const std::size_t n = std::min(kBlock, end - b);
-    bad |= value_of(seer + width * b, n, seer_value);
-    bad |= value_of(seen + width * b, n, seen_value);
-    // Two plain loops: the comparison vectorizes on its own.
-    for (std::size_t i = 0; i < n; ++i) out[b + i] = static_cast<std::uint8_t>(seer_value[i] > seen_value[i]);
-    unsigned shared = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      shared |= static_cast<unsigned>(hands_share_a_card(seer + width * (b + i), seen + width * (b + i), width));
-    }
-    bad |= shared != 0;
-  }
-  return bad;
-}
-
-template <class Value, std::size_t width, class ValueOf>
-std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, int pack_size,
-                          std::uint8_t* out, int threads, const CancelFlag* cancel, ValueOf value_of) {
+// Every row through `compare_rows(begin, end) -> bad` (outcomes into out),
+// in parallel chunks; returns the first invalid row or kNoBadRow.
+template <class CompareRows>
+std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, std::size_t width, int pack_size,
+                          int threads, const CancelFlag* cancel, CompareRows compare_rows) {
   std::atomic<bool> any_bad{false};
   parallel_chunks(rows, threads, kShowdownChunk, cancel, [&](std::size_t begin, std::size_t end) {
-    if (compare_blocks<Value, width>(seer, seen, begin, end, out, value_of)) any_bad = true;
+    if (compare_rows(begin, end)) any_bad = true;
   });
   if (!any_bad) return kNoBadRow;
   // The first bad row: blocks compared again (their output is unspecified
@@ -58,7 +37,7 @@ std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, 
   for_each_chunk(std::size_t{0}, rows, kShowdownChunk, cancel, [&](std::size_t from, std::size_t to) {
     for (std::size_t begin = from; begin < to; begin += kBlock) {
       const std::size_t end = std::min(to, begin + kBlock);
-      if (!compare_blocks<Value, width>(seer, seen, begin, end, out, value_of)) continue;
+      if (!compare_rows(begin, end)) continue;
       for (std::size_t i = begin; i < end; ++i) {
         if (!explain_showdown_row(pack_size, seer, seen, i, width).empty()) {
           bad = i;
@@ -82,17 +61,23 @@ std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const 
   throw_if_cancelled(cancel);  // before a key table is built
   const int pack = table.pack_size();
   if (width == 3) {
-    auto strengths_of = [&ev](const Card* hands, std::size_t n, Strength* values) {
-      return ev.evaluate_batch(hands, n, values, 1) != kNoBadRow;
-    };
-    return showdown_rows<Strength, 3>(seer, seen, rows, pack, out, threads, cancel, strengths_of);
+    const ThreeCardTable& three = ev.table();
+    const KernelTables tables{three.strengths(), static_cast<unsigned>(pack), three.by_rank_low(),
+                              three.by_rank_high()};
+    const ThreeCardShowdownKernel kernel = three_card_showdown_kernel();
+    return showdown_rows(seer, seen, rows, 3, pack, threads, cancel, [&](std::size_t begin, std::size_t end) {
+      return kernel(seer + 3 * begin, seen + 3 * begin, end - begin, out + begin, tables);
+    });
   }
-  table.keys(width);  // built once here, not raced for by the worker threads
-  auto keys_of = [&table, width](const Card* hands, std::size_t n, BestKey* values) {
-    return table.key_batch(hands, n, width, values, 1) != kNoBadRow;
-  };
-  return width == 4 ? showdown_rows<BestKey, 4>(seer, seen, rows, pack, out, threads, cancel, keys_of)
-                    : showdown_rows<BestKey, 5>(seer, seen, rows, pack, out, threads, cancel, keys_of);
+  const BestKey* keys = table.keys(width);  // built once here, not raced for by the worker threads
+  auto kernel = best_of_see_rows_scalar;
+#if defined(PRIAL_HAVE_X86_KERNELS)
+  if (simd_level() >= SimdLevel::kAvx2) kernel = best_of_see_rows_avx2;
+#endif
+  return showdown_rows(seer, seen, rows, width, pack, threads, cancel, [&](std::size_t begin, std::size_t end) {
+    return kernel(seer + width * begin, seen + width * begin, end - begin, width, out + begin, keys,
+                  static_cast<unsigned>(pack));
+  });
 }
 
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,

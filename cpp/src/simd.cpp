@@ -111,4 +111,11 @@ ThreeCardKernel three_card_kernel() noexcept {
   }
 }
 
+ThreeCardShowdownKernel three_card_showdown_kernel() noexcept {
+#if defined(PRIAL_HAVE_X86_KERNELS)
+  if (simd_level() >= SimdLevel::kAvx2) return showdown_rows_avx2;
+#endif
+  return showdown_rows_scalar;
+}
+
 }  // namespace prial

@@ -37,6 +37,15 @@ struct KernelTables {
 using ThreeCardKernel = bool (*)(const Card* hands, std::size_t rows, Strength* out,
                                  const KernelTables& tables);
 
+// Fused see kernels: row i of `seer` and of `seen` (3 bytes a hand each),
+// out[i] = 1 when the seer's strength is strictly higher, else 0.  Both
+// hands are validated as above and must share no card; an invalid row only
+// makes the kernel return true (its output is unspecified).  One pass
+// values both hands and compares them in registers, so nothing is written
+// but the outcome.
+using ThreeCardShowdownKernel = bool (*)(const Card* seer, const Card* seen, std::size_t rows,
+                                         std::uint8_t* out, const KernelTables& tables);
+
 // C(n, 2) and C(n, 3) for n < 64 as 16-bit words (C(63, 3) = 39,711), the
 // column terms of the colex slot; entries above the largest pack only serve
 // rows that are rejected anyway.
@@ -68,6 +77,8 @@ static inline void prefetch_input(const Card* base, std::size_t offset, std::siz
 // Portable kernel: the reference for the others and their tail.
 bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
                           const KernelTables& tables) noexcept;
+bool showdown_rows_scalar(const Card* seer, const Card* seen, std::size_t rows, std::uint8_t* out,
+                          const KernelTables& tables) noexcept;
 
 #if defined(PRIAL_HAVE_X86_KERNELS)
 // out[i] = table[slots[i]]: the table loads of the SIMD kernels, done with
@@ -78,6 +89,8 @@ bool evaluate_rows_avx2(const Card* hands, std::size_t rows, Strength* out,
                         const KernelTables& tables) noexcept;
 bool evaluate_rows_avx512(const Card* hands, std::size_t rows, Strength* out,
                           const KernelTables& tables) noexcept;
+bool showdown_rows_avx2(const Card* seer, const Card* seen, std::size_t rows, std::uint8_t* out,
+                        const KernelTables& tables) noexcept;
 #endif
 
 // Instruction-set levels, lowest first.
@@ -94,5 +107,8 @@ SimdLevel simd_level() noexcept;
 void set_simd_level(const std::string& name);
 // The kernel of the level in use.
 ThreeCardKernel three_card_kernel() noexcept;
+// The see kernel of the level in use; the AVX-512 level runs the AVX2 one
+// (there is no AVX-512 see kernel).
+ThreeCardShowdownKernel three_card_showdown_kernel() noexcept;
 
 }  // namespace prial

@@ -93,9 +93,10 @@ std::string quoted(const std::string& text);
 
 // Row i compares the seer's `width` (3, 4 or 5) cards with the seen
 // player's, both stored back to back: out[i] = 1 when the seer's hand is
-// strictly stronger, else 0.  Three cards compare by strength (the
-// evaluator's SIMD batch kernel), four and five by best-of key (bestof.hpp:
-// the three-card strength, then the discards).  Every row is validated
+// strictly stronger, else 0.  Three cards compare by strength, four and five
+// by best-of key (bestof.hpp: the three-card strength, then the discards),
+// each width through a see kernel of the SIMD level in use that values both
+// hands and checks them in one pass (kernels.hpp, bestof.hpp).  Every row is validated
 // (both hands valid and no card in both); returns the first invalid row
 // (outputs unspecified) or kNoBadRow.  Throws InvalidHand only for a bad
 // width, and Cancelled when `cancel` is set before it finishes (checked
@@ -114,17 +115,5 @@ enum class ShowdownSide : std::uint8_t { Seer, Seen };
 // `side`, if given, is set to whose hand it is.
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,
                                  std::size_t width, ShowdownSide* side = nullptr);
-
-// True when some card appears in both `width`-card hands (each hand's own
-// cards valid and distinct: a card >= 64 wraps here, but the hand's own
-// validation flags it).
-inline bool hands_share_a_card(const Card* a, const Card* b, std::size_t width) noexcept {
-  std::uint64_t in_a = 0, in_b = 0;
-  for (std::size_t i = 0; i < width; ++i) {
-    in_a |= std::uint64_t{1} << (a[i] & 63u);
-    in_b |= std::uint64_t{1} << (b[i] & 63u);
-  }
-  return (in_a & in_b) != 0;
-}
 
 }  // namespace prial
