@@ -1,7 +1,11 @@
 #include "prial/odds.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <numeric>
 
+#include "prial/evaluator.hpp"
 #include "prial/parallel.hpp"
 
 namespace prial {
@@ -44,9 +48,9 @@ std::uint32_t sorted_key(const HandKey& key, const Card* hand) noexcept {
   return key(sorted);
 }
 
-// Pairs of opponent hands compared between cancellation checks (exact
-// equity, two opponents): ~4 ms on one core (about 2 ns a pair).
-constexpr std::size_t kPairChunk = std::size_t{1} << 21;
+// Hands looked at between cancellation checks of equity_batch: a few ms
+// on one core (a few ns a hand).
+constexpr double kHandChunk = 1 << 20;
 // Sampled deals between cancellation checks: ~3.5 ms on one core against
 // 16 three-card opponents (~840 ns a deal), less against fewer.
 constexpr std::uint64_t kSampleChunk = 1 << 12;
@@ -57,7 +61,178 @@ void check_hand_size(int hand_size) {
   }
 }
 
+
+// Adds to lt and eq, with `sign`, the hands of the pack holding the s
+// sorted cards `fixed` whose key is below `mine` and equal to it: the fixed
+// cards with every (width - s)-subset of the other cards.
+void count_holding(const HandKey& key, int pack, const Card* fixed, int s, std::uint32_t mine, std::int64_t sign,
+                   std::int64_t& lt, std::int64_t& eq) noexcept {
+  const int w = key.width();
+  auto add = [&](std::uint32_t k) {
+    lt += sign * (k < mine);
+    eq += sign * (k == mine);
+  };
+  if (s == w) {
+    add(key(fixed));
+    return;
+  }
+  Card pool[kMaxPack];
+  int n = 0;
+  for (int c = 0, j = 0; c < pack; ++c) {
+    if (j < s && fixed[j] == c) ++j;
+    else pool[n++] = static_cast<Card>(c);
+  }
+  const int free = w - s;
+  for_each_combination(pool, n, free, [&](const Card* x) {
+    Card sorted[5];
+    for (int o = 0, i = 0, j = 0; o < w; ++o) sorted[o] = (j == free || (i < s && fixed[i] < x[j])) ? fixed[i++] : x[j++];
+    add(key(sorted));
+  });
+}
+
+// Hands inclusion-exclusion looks at one by one for `known` cards: those
+// holding two or more of them.
+double holding_work(int pack, int known, int width) noexcept {
+  double work = 0;
+  for (int s = 2; s <= std::min(width, known); ++s) {
+    work += static_cast<double>(kBinomial(known, s)) * kBinomial(pack - s, width - s);
+  }
+  return work;
+}
+
+// One opponent's hands from `unseen` (n cards, ascending), the `known`
+// (m ascending cards) being the rest of the pack: see equity_exact.
+OutcomeCounts heads_up(const BestOfTable& table, const HandKey& key, std::uint32_t mine, const Card* known, int m,
+                       const Card* unseen, int n) {
+  const int w = key.width();
+  const int pack = table.pack_size();
+  OutcomeCounts counts;
+  const std::uint64_t total = kBinomial(n, w);
+  if (holding_work(pack, m, w) >= static_cast<double>(total)) {
+    for_each_combination(unseen, n, w, [&](const Card* other) { tally(counts, mine, key(other)); });
+    return counts;
+  }
+  const KeyCensus& census = table.census(static_cast<std::size_t>(w));
+  const std::uint32_t r = census.rank(mine);
+  std::int64_t lt = static_cast<std::int64_t>(census.below(r));
+  std::int64_t eq = static_cast<std::int64_t>(census.below(r + 1)) - lt;
+  for (int i = 0; i < m; ++i) {
+    const auto below = static_cast<std::int64_t>(census.below_with(known[i], r));
+    lt -= below;
+    eq -= static_cast<std::int64_t>(census.below_with(known[i], r + 1)) - below;
+  }
+  for (int s = 2; s <= std::min(w, m); ++s) {
+    const std::int64_t sign = s % 2 == 0 ? 1 : -1;
+    for_each_combination(known, m, s, [&](const Card* fixed) { count_holding(key, pack, fixed, s, mine, sign, lt, eq); });
+  }
+  counts.win = static_cast<std::uint64_t>(lt);
+  counts.tie = static_cast<std::uint64_t>(eq);
+  counts.lose = total - counts.win - counts.tie;
+  return counts;
+}
+
+// Two opponents' hands from `unseen`: for each set S of fewer than `width`
+// unseen cards, the hands holding S with a key below `mine` and with one
+// at most `mine`.  Two hands share a card exactly when
+//   sum over nonempty S subset of both of (-1)^(|S|+1)
+// is 1 (else it is 0), so of the ordered pairs of hands of a set T,
+//   sum over nonempty S of (-1)^(|S|+1) x holding(S)^2
+// share a card (a hand paired with itself included); the others are the
+// deals, each counted twice.  Pairs from the hands below `mine` are wins,
+// from those at most `mine` wins and ties.
+OutcomeCounts two_opponents(const HandKey& key, std::uint32_t mine, const std::vector<Card>& unseen) {
+  const int w = key.width();
+  const int n = static_cast<int>(unseen.size());
+  struct Holding {
+    std::uint64_t hands = 0;                 // |T|
+    std::array<std::vector<std::uint32_t>, 4> by_subset;  // [s - 1][colex rank of S's positions]
+  };
+  Holding below, upto;
+  for (int s = 1; s < w; ++s) {
+    below.by_subset[s - 1].assign(kBinomial(n, s), 0);
+    upto.by_subset[s - 1].assign(kBinomial(n, s), 0);
+  }
+  std::vector<Card> positions(static_cast<std::size_t>(n));
+  std::iota(positions.begin(), positions.end(), Card{0});
+  for_each_combination(positions.data(), n, w, [&](const Card* p) {
+    Card cards[5];
+    for (int i = 0; i < w; ++i) cards[i] = unseen[p[i]];
+    const std::uint32_t k = key(cards);
+    if (k > mine) return;
+    const bool win = k < mine;
+    ++upto.hands;
+    below.hands += win;
+    for (unsigned subset = 1; subset + 1 < (1u << w); ++subset) {
+      std::uint32_t rank = 0;
+      int s = 0;
+      for (int i = 0; i < w; ++i) {
+        if ((subset >> i) & 1u) rank += kBinomial(p[i], ++s);
+      }
+      ++upto.by_subset[s - 1][rank];
+      below.by_subset[s - 1][rank] += win;
+    }
+  });
+  auto deals = [&](const Holding& h) {
+    const auto t = static_cast<std::int64_t>(h.hands);
+    std::int64_t sharing = w % 2 == 1 ? t : -t;  // |S| = width: the hand itself
+    for (int s = 1; s < w; ++s) {
+      std::int64_t squares = 0;
+      for (const std::uint32_t d : h.by_subset[s - 1]) squares += static_cast<std::int64_t>(d) * d;
+      sharing += s % 2 == 1 ? squares : -squares;
+    }
+    return static_cast<std::uint64_t>((t * t - sharing) / 2);
+  };
+  const std::uint64_t total = static_cast<std::uint64_t>(kBinomial(n, w)) * kBinomial(n - w, w) / 2;
+  OutcomeCounts counts;
+  counts.win = deals(below);
+  counts.tie = deals(upto) - counts.win;
+  counts.lose = total - counts.win - counts.tie;
+  return counts;
+}
+
 }  // namespace
+
+KeyCensus::KeyCensus(const BestOfTable& table, int width) : width_(width) {
+  const BestKey* keys = table.keys(static_cast<std::size_t>(width));
+  const std::size_t slots = table.slots(static_cast<std::size_t>(width));
+  // Keys are at most a few hundred thousand (strength << 8 | discards): a
+  // direct key -> rank array.
+  rank_of_key_.assign(static_cast<std::size_t>(*std::max_element(keys, keys + slots)) + 1, 0);
+  for (std::size_t i = 0; i < slots; ++i) rank_of_key_[keys[i]] = 1;
+  std::uint32_t ranks = 0;
+  for (std::uint32_t& r : rank_of_key_) {
+    const std::uint32_t present = r;
+    r = ranks;
+    ranks += present;
+  }
+  stride_ = std::size_t{ranks} + 1;
+  const int pack = table.pack_size();
+  all_.assign(stride_, 0);
+  per_card_.assign(static_cast<std::size_t>(pack) * stride_, 0);
+  std::vector<Card> cards(static_cast<std::size_t>(pack));
+  std::iota(cards.begin(), cards.end(), Card{0});
+  const HandKey key(table, width);
+  // Counts at rank + 1, summed below into the running totals.
+  for_each_combination(cards.data(), pack, width, [&](const Card* hand) {
+    const std::size_t r = rank(key(hand)) + 1;
+    ++all_[r];
+    for (int i = 0; i < width; ++i) ++per_card_[hand[i] * stride_ + r];
+  });
+  std::partial_sum(all_.begin(), all_.end(), all_.begin());
+  for (int c = 0; c < pack; ++c) {
+    auto row = per_card_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(c) * stride_);
+    std::partial_sum(row, row + static_cast<std::ptrdiff_t>(stride_), row);
+  }
+}
+
+const KeyCensus& BestOfTable::census(std::size_t width) const {
+  if (width < 3 || width > 5) {
+    throw InvalidHand("census: expected 3, 4 or 5 cards, got " + std::to_string(width));
+  }
+  LazyCensus& entry = census_[width - 3];
+  std::call_once(entry.once, [&] { entry.census = std::make_shared<const KeyCensus>(*this, static_cast<int>(width)); });
+  return *entry.census;
+}
 
 std::array<std::uint64_t, kCategories> category_counts(const ThreeCardTable& table, int width) {
   if (width < 3 || width > 5) {
@@ -118,31 +293,52 @@ OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_
   throw_if_cancelled(cancel);  // before a key table is built
   const HandKey key(table, hand_size);
   const std::uint32_t mine = sorted_key(key, hand);
-  const int n = static_cast<int>(unseen.size());
-  OutcomeCounts counts;
   throw_if_cancelled(cancel);
-  if (opponents == 1) {
-    for_each_combination(unseen.data(), n, hand_size, [&](const Card* other) { tally(counts, mine, key(other)); });
-    return counts;
+  if (opponents == 2) return two_opponents(key, mine, unseen);
+  std::vector<Card> known;
+  for (int c = 0, j = 0; c < table.pack_size(); ++c) {
+    if (j < static_cast<int>(unseen.size()) && unseen[static_cast<std::size_t>(j)] == c) ++j;
+    else known.push_back(static_cast<Card>(c));
   }
-  struct Candidate { std::uint64_t mask; std::uint32_t key; };
-  std::vector<Candidate> candidates;
-  for_each_combination(unseen.data(), n, hand_size, [&](const Card* other) {
-    candidates.push_back({mask_of(other, hand_size), key(other)});
-  });
-  // Chunks of first hands, each paired with every later one: at most
-  // kPairChunk pairs a chunk.
-  const std::size_t first_hands = std::max<std::size_t>(1, kPairChunk / std::max<std::size_t>(1, candidates.size()));
-  for_each_chunk(std::size_t{0}, candidates.size(), first_hands, cancel, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const Candidate a = candidates[i];
-      for (std::size_t j = i + 1; j < candidates.size(); ++j) {
-        if (a.mask & candidates[j].mask) continue;
-        tally(counts, mine, std::max(a.key, candidates[j].key));
+  return heads_up(table, key, mine, known.data(), static_cast<int>(known.size()), unseen.data(),
+                  static_cast<int>(unseen.size()));
+}
+
+std::size_t equity_batch(const BestOfTable& table, const Card* hands, std::size_t rows, int width,
+                         std::uint64_t* out, int threads, const CancelFlag* cancel) {
+  check_hand_size(width);
+  throw_if_cancelled(cancel);  // before a key table is built
+  const HandKey key(table, width);
+  const int pack = table.pack_size();
+  (void)table.census(static_cast<std::size_t>(width));  // built before the threads start
+  const double work = holding_work(pack, width, width) + 1;
+  const auto chunk = static_cast<std::size_t>(std::max(1.0, kHandChunk / work));
+  std::atomic<std::size_t> first_bad{kNoBadRow};
+  parallel_chunks(rows, threads, chunk, cancel, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t row = begin; row < end; ++row) {
+      Card sorted[5];
+      std::copy(hands + width * row, hands + width * (row + 1), sorted);
+      std::sort(sorted, sorted + width);
+      bool valid = sorted[width - 1] < pack;
+      for (int i = 1; i < width; ++i) valid = valid && sorted[i - 1] < sorted[i];
+      if (!valid) {
+        std::size_t seen = first_bad.load();
+        while (row < seen && !first_bad.compare_exchange_weak(seen, row)) {}
+        return;
       }
+      Card unseen[kMaxPack];
+      int n = 0;
+      for (int c = 0, j = 0; c < pack; ++c) {
+        if (j < width && sorted[j] == c) ++j;
+        else unseen[n++] = static_cast<Card>(c);
+      }
+      const OutcomeCounts c = heads_up(table, key, key(sorted), sorted, width, unseen, n);
+      out[3 * row] = c.win;
+      out[3 * row + 1] = c.tie;
+      out[3 * row + 2] = c.lose;
     }
-  });
-  return counts;
+  }, chunk);
+  return first_bad.load();
 }
 
 OutcomeCounts equity_sampled(const BestOfTable& table, const Card* hand, int hand_size,
