@@ -149,8 +149,9 @@ def section_showdown(ev: Evaluator, args: argparse.Namespace) -> Section:
 
 
 def section_equity(ev: Evaluator, args: argparse.Namespace) -> Section:
-    """Heads-up exact equity (every opponent hand enumerated in C++), per
-    hand size, against a numpy enumeration of the same deals for three cards."""
+    """Exact equity (counted in C++), per hand size, heads-up one a call and
+    in a batch, and three cards against two opponents, against a numpy
+    enumeration of the same heads-up deals for three cards."""
     figures = []
     hands = random_hands(20, 5, seed=args.seed, pack=ev.pack_size)
     all_threes = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
@@ -166,17 +167,28 @@ def section_equity(ev: Evaluator, args: argparse.Namespace) -> Section:
 
     baseline = "3 cards: numpy enumeration (baseline)"
     figures.append(Figure(baseline, len(hands), median_seconds(numpy_equity, args.repeat), unit="equities"))
-    for width in (3, 4, 5):
-        equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the key tables outside the timing
+    for width, batch_rows in ((3, 20_000), (4, 2_000), (5, 20)):
+        three = width == 3
+        equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the tables outside the timing
         cards = [h[:width].tolist() for h in hands[: 20 if width < 5 else 5]]
-        figures.append(Figure(
-            f"{width} cards: equity, heads-up exact", len(cards),
-            median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
-            unit="equities", baseline=baseline if width == 3 else None))
+        batch = random_hands(batch_rows, width, seed=args.seed + width, pack=ev.pack_size)
+        figures += [
+            Figure(f"{width} cards: equity, heads-up exact", len(cards),
+                   median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
+                   unit="equities", baseline=baseline if three else None),
+            Figure(f"{width} cards: equity_batch, heads-up exact, 1 thread", batch_rows,
+                   median_seconds(lambda: ev.equity_batch(batch, threads=1), args.repeat),
+                   unit="equities", baseline=baseline if three else None),
+        ]
+    two = [h[:3].tolist() for h in hands[:5]]
+    figures.append(Figure("3 cards: equity, two opponents exact", len(two),
+                          median_seconds(lambda: [equity(c, 2, rules=ev.rules) for c in two], args.repeat),
+                          unit="equities"))
     return Section(
-        "Exact heads-up equity, one hand a call", figures,
-        "Baseline (three cards): every opponent hand counted by numpy over the strengths of all three-card "
-        "hands, computed beforehand. Four and five cards have no baseline here.")
+        "Exact equity, heads-up and against two opponents", figures,
+        "Baseline (three cards, heads-up): every opponent hand counted by numpy over the strengths of all "
+        "three-card hands, computed beforehand. Four and five cards and two opponents have no baseline "
+        "here. equity_batch: many hands in one call, no dead cards.")
 
 
 def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespace) -> list[Figure]:
