@@ -67,27 +67,63 @@ void check_hand_size(int hand_size) {
 // cards with every (width - s)-subset of the other cards.
 void count_holding(const HandKey& key, int pack, const Card* fixed, int s, std::uint32_t mine, std::int64_t sign,
                    std::int64_t& lt, std::int64_t& eq) noexcept {
-  const int w = key.width();
+  const int free = key.width() - s;
+  std::int64_t below = 0, equal = 0;
   auto add = [&](std::uint32_t k) {
-    lt += sign * (k < mine);
-    eq += sign * (k == mine);
+    below += k < mine;
+    equal += k == mine;
   };
-  if (s == w) {
+  if (free == 0) {
     add(key(fixed));
-    return;
+  } else {
+    // A hand's colex slot sums C(card, place + 1) over its sorted cards.  A
+    // free card's place is its index among the free cards plus the fixed
+    // cards below it: term[j][i] for pool card i as free card j.  A fixed
+    // card's place is its index plus the free cards below it: each pool
+    // card adds 1 to the count of every fixed card above it (2 bits a fixed
+    // card, at most 3 free cards), and fixed_part[counts] sums the fixed
+    // cards' terms.  So the loops below only add and look up.
+    std::uint32_t term[3][kMaxPack];
+    unsigned counts_below[kMaxPack];
+    int n = 0;
+    for (int c = 0, j = 0; c < pack; ++c) {
+      if (j < s && fixed[j] == c) {
+        ++j;
+        continue;
+      }
+      unsigned counts = 0;
+      for (int k = j; k < s; ++k) counts += 1u << (2 * k);
+      counts_below[n] = counts;
+      for (int f = 0; f < free; ++f) term[f][n] = kBinomial(c, f + j + 1);
+      ++n;
+    }
+    std::uint32_t fixed_part[1 << 8];  // s <= 4 when a card is free
+    for (unsigned counts = 0; counts < (1u << (2 * s)); ++counts) {
+      std::uint32_t sum = 0;
+      for (int k = 0; k < s; ++k) sum += kBinomial(fixed[k], k + static_cast<int>((counts >> (2 * k)) & 3u) + 1);
+      fixed_part[counts] = sum;
+    }
+    const BestKey* keys = key.keys();
+    if (free == 1) {
+      for (int i0 = 0; i0 < n; ++i0) add(keys[term[0][i0] + fixed_part[counts_below[i0]]]);
+    } else if (free == 2) {
+      for (int i1 = 1; i1 < n; ++i1) {
+        for (int i0 = 0; i0 < i1; ++i0) {
+          add(keys[term[1][i1] + term[0][i0] + fixed_part[counts_below[i1] + counts_below[i0]]]);
+        }
+      }
+    } else {
+      for (int i2 = 2; i2 < n; ++i2) {
+        for (int i1 = 1; i1 < i2; ++i1) {
+          const std::uint32_t slot = term[2][i2] + term[1][i1];
+          const unsigned counts = counts_below[i2] + counts_below[i1];
+          for (int i0 = 0; i0 < i1; ++i0) add(keys[slot + term[0][i0] + fixed_part[counts + counts_below[i0]]]);
+        }
+      }
+    }
   }
-  Card pool[kMaxPack];
-  int n = 0;
-  for (int c = 0, j = 0; c < pack; ++c) {
-    if (j < s && fixed[j] == c) ++j;
-    else pool[n++] = static_cast<Card>(c);
-  }
-  const int free = w - s;
-  for_each_combination(pool, n, free, [&](const Card* x) {
-    Card sorted[5];
-    for (int o = 0, i = 0, j = 0; o < w; ++o) sorted[o] = (j == free || (i < s && fixed[i] < x[j])) ? fixed[i++] : x[j++];
-    add(key(sorted));
-  });
+  lt += sign * below;
+  eq += sign * equal;
 }
 
 // Hands inclusion-exclusion looks at one by one for `known` cards: those

@@ -65,6 +65,7 @@ class HandKey {
     return keys_[slot];
   }
   int width() const noexcept { return width_; }
+  const BestKey* keys() const noexcept { return keys_; }  // by colex slot
 
  private:
   const BestKey* keys_;
