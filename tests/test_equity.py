@@ -96,7 +96,7 @@ def test_heads_up_matches_brute_force(name):
         assert _counts(e) == _brute_heads_up(rules, hand, dead), (name, hand, dead)
 
 
-@pytest.mark.parametrize("name", ["brag", "deuces wild", "three jokers"])
+@pytest.mark.parametrize("name", ["brag", "deuces wild", "three jokers", "suicide king"])
 def test_four_and_five_cards_from_the_whole_pack_match_brute_force(name):
     rules = RULESETS[name]
     for hand, dead in _sample(rules, 4, 0, 1, 6) + _sample(rules, 5, 0, 1, 7) + _wild_hands(rules, 5)[:1]:

@@ -62,75 +62,110 @@ void check_hand_size(int hand_size) {
 }
 
 
-// Adds to lt and eq, with `sign`, the hands of the pack holding the s
-// sorted cards `fixed` whose key is below `mine` and equal to it: the fixed
-// cards with every (width - s)-subset of the other cards.
-void count_holding(const HandKey& key, int pack, const Card* fixed, int s, std::uint32_t mine, std::int64_t sign,
-                   std::int64_t& lt, std::int64_t& eq) noexcept {
+// Calls fn(key) for every hand of the pack holding the s sorted cards
+// `fixed`: the fixed cards with every (width - s)-subset of the others.
+template <class Fn>
+void for_each_holding(const HandKey& key, int pack, const Card* fixed, int s, Fn&& fn) noexcept {
   const int free = key.width() - s;
-  std::int64_t below = 0, equal = 0;
-  auto add = [&](std::uint32_t k) {
-    below += k < mine;
-    equal += k == mine;
-  };
   if (free == 0) {
-    add(key(fixed));
+    fn(key(fixed));
+    return;
+  }
+  // A hand's colex slot sums C(card, place + 1) over its sorted cards.  A
+  // free card's place is its index among the free cards plus the fixed
+  // cards below it: term[j][i] for pool card i as free card j.  A fixed
+  // card's place is its index plus the free cards below it: each pool card
+  // adds 1 to the count of every fixed card above it (2 bits a fixed card,
+  // at most 3 free cards), and fixed_part[counts] sums the fixed cards'
+  // terms.  So the loops below only add and look up.
+  std::uint32_t term[3][kMaxPack];
+  unsigned counts_below[kMaxPack];
+  int n = 0;
+  for (int c = 0, j = 0; c < pack; ++c) {
+    if (j < s && fixed[j] == c) {
+      ++j;
+      continue;
+    }
+    unsigned counts = 0;
+    for (int k = j; k < s; ++k) counts += 1u << (2 * k);
+    counts_below[n] = counts;
+    for (int f = 0; f < free; ++f) term[f][n] = kBinomial(c, f + j + 1);
+    ++n;
+  }
+  std::uint32_t fixed_part[1 << 8];  // s <= 4 when a card is free
+  for (unsigned counts = 0; counts < (1u << (2 * s)); ++counts) {
+    std::uint32_t sum = 0;
+    for (int k = 0; k < s; ++k) sum += kBinomial(fixed[k], k + static_cast<int>((counts >> (2 * k)) & 3u) + 1);
+    fixed_part[counts] = sum;
+  }
+  const BestKey* keys = key.keys();
+  if (free == 1) {
+    for (int i0 = 0; i0 < n; ++i0) fn(keys[term[0][i0] + fixed_part[counts_below[i0]]]);
+  } else if (free == 2) {
+    for (int i1 = 1; i1 < n; ++i1) {
+      for (int i0 = 0; i0 < i1; ++i0) fn(keys[term[1][i1] + term[0][i0] + fixed_part[counts_below[i1] + counts_below[i0]]]);
+    }
   } else {
-    // A hand's colex slot sums C(card, place + 1) over its sorted cards.  A
-    // free card's place is its index among the free cards plus the fixed
-    // cards below it: term[j][i] for pool card i as free card j.  A fixed
-    // card's place is its index plus the free cards below it: each pool
-    // card adds 1 to the count of every fixed card above it (2 bits a fixed
-    // card, at most 3 free cards), and fixed_part[counts] sums the fixed
-    // cards' terms.  So the loops below only add and look up.
-    std::uint32_t term[3][kMaxPack];
-    unsigned counts_below[kMaxPack];
-    int n = 0;
-    for (int c = 0, j = 0; c < pack; ++c) {
-      if (j < s && fixed[j] == c) {
-        ++j;
-        continue;
-      }
-      unsigned counts = 0;
-      for (int k = j; k < s; ++k) counts += 1u << (2 * k);
-      counts_below[n] = counts;
-      for (int f = 0; f < free; ++f) term[f][n] = kBinomial(c, f + j + 1);
-      ++n;
-    }
-    std::uint32_t fixed_part[1 << 8];  // s <= 4 when a card is free
-    for (unsigned counts = 0; counts < (1u << (2 * s)); ++counts) {
-      std::uint32_t sum = 0;
-      for (int k = 0; k < s; ++k) sum += kBinomial(fixed[k], k + static_cast<int>((counts >> (2 * k)) & 3u) + 1);
-      fixed_part[counts] = sum;
-    }
-    const BestKey* keys = key.keys();
-    if (free == 1) {
-      for (int i0 = 0; i0 < n; ++i0) add(keys[term[0][i0] + fixed_part[counts_below[i0]]]);
-    } else if (free == 2) {
-      for (int i1 = 1; i1 < n; ++i1) {
-        for (int i0 = 0; i0 < i1; ++i0) {
-          add(keys[term[1][i1] + term[0][i0] + fixed_part[counts_below[i1] + counts_below[i0]]]);
-        }
-      }
-    } else {
-      for (int i2 = 2; i2 < n; ++i2) {
-        for (int i1 = 1; i1 < i2; ++i1) {
-          const std::uint32_t slot = term[2][i2] + term[1][i1];
-          const unsigned counts = counts_below[i2] + counts_below[i1];
-          for (int i0 = 0; i0 < i1; ++i0) add(keys[slot + term[0][i0] + fixed_part[counts + counts_below[i0]]]);
-        }
+    for (int i2 = 2; i2 < n; ++i2) {
+      for (int i1 = 1; i1 < i2; ++i1) {
+        const std::uint32_t slot = term[2][i2] + term[1][i1];
+        const unsigned counts = counts_below[i2] + counts_below[i1];
+        for (int i0 = 0; i0 < i1; ++i0) fn(keys[slot + term[0][i0] + fixed_part[counts + counts_below[i0]]]);
       }
     }
   }
+}
+
+// Adds to lt and eq, with `sign`, the hands holding `fixed` (as above)
+// whose key is below `mine` and equal to it.
+void count_holding(const HandKey& key, int pack, const Card* fixed, int s, std::uint32_t mine, std::int64_t sign,
+                   std::int64_t& lt, std::int64_t& eq) noexcept {
+  std::int64_t below = 0, equal = 0;
+  for_each_holding(key, pack, fixed, s, [&](std::uint32_t k) {
+    below += k < mine;
+    equal += k == mine;
+  });
   lt += sign * below;
   eq += sign * equal;
 }
 
+// Whether relabelling the suits, or the jokers, changes no three-card
+// strength (and so no key: discards rank by rank, jokers alike).
+bool interchangeable_suits_and_jokers(const ThreeCardTable& three) {
+  const int pack = three.pack_size();
+  const Strength* strength = three.strengths();
+  std::array<int, 4> suits = {0, 1, 2, 3};
+  std::vector<std::array<Card, kMaxPack>> relabellings;
+  do {
+    std::array<Card, kMaxPack> to{};
+    for (int c = 0; c < pack; ++c) to[c] = static_cast<Card>(is_joker(c) ? c : rank_of(c) * 4 + suits[suit_of(c)]);
+    relabellings.push_back(to);
+  } while (std::next_permutation(suits.begin(), suits.end()));
+  for (int j = kFirstJoker + 1; j < pack; ++j) {  // swapping the first joker with each other generates them all
+    std::array<Card, kMaxPack> to{};
+    for (int c = 0; c < pack; ++c) to[c] = static_cast<Card>(c == j ? kFirstJoker : c == kFirstJoker ? j : c);
+    relabellings.push_back(to);
+  }
+  std::vector<Card> cards(static_cast<std::size_t>(pack));
+  std::iota(cards.begin(), cards.end(), Card{0});
+  bool same = true;
+  for (const auto& to : relabellings) {
+    for_each_combination(cards.data(), pack, 3, [&](const Card* h) {
+      std::array<Card, 3> t = {to[h[0]], to[h[1]], to[h[2]]};
+      std::sort(t.begin(), t.end());
+      same = same && strength[three_card_slot(h[0], h[1], h[2])] == strength[three_card_slot(t[0], t[1], t[2])];
+    });
+  }
+  return same;
+}
+
+constexpr std::uint32_t kNoClass = ~std::uint32_t{0};
+
 // Hands inclusion-exclusion looks at one by one for `known` cards: those
-// holding two or more of them.
-double holding_work(int pack, int known, int width) noexcept {
+// holding `from` (2, or 3 when the census has pairs) or more of them.
+double holding_work(int pack, int known, int width, int from) noexcept {
   double work = 0;
-  for (int s = 2; s <= std::min(width, known); ++s) {
+  for (int s = from; s <= std::min(width, known); ++s) {
     work += static_cast<double>(kBinomial(known, s)) * kBinomial(pack - s, width - s);
   }
   return work;
@@ -144,11 +179,12 @@ OutcomeCounts heads_up(const BestOfTable& table, const HandKey& key, std::uint32
   const int pack = table.pack_size();
   OutcomeCounts counts;
   const std::uint64_t total = kBinomial(n, w);
-  if (holding_work(pack, m, w) >= static_cast<double>(total)) {
+  const KeyCensus& census = table.census(static_cast<std::size_t>(w));
+  const int from = census.has_pairs() ? 3 : 2;
+  if (holding_work(pack, m, w, from) >= static_cast<double>(total)) {
     for_each_combination(unseen, n, w, [&](const Card* other) { tally(counts, mine, key(other)); });
     return counts;
   }
-  const KeyCensus& census = table.census(static_cast<std::size_t>(w));
   const std::uint32_t r = census.rank(mine);
   std::int64_t lt = static_cast<std::int64_t>(census.below(r));
   std::int64_t eq = static_cast<std::int64_t>(census.below(r + 1)) - lt;
@@ -157,7 +193,16 @@ OutcomeCounts heads_up(const BestOfTable& table, const HandKey& key, std::uint32
     lt -= below;
     eq -= static_cast<std::int64_t>(census.below_with(known[i], r + 1)) - below;
   }
-  for (int s = 2; s <= std::min(w, m); ++s) {
+  if (census.has_pairs()) {
+    for (int j = 1; j < m; ++j) {
+      for (int i = 0; i < j; ++i) {
+        const auto below = static_cast<std::int64_t>(census.below_with_both(known[i], known[j], r));
+        lt += below;
+        eq += static_cast<std::int64_t>(census.below_with_both(known[i], known[j], r + 1)) - below;
+      }
+    }
+  }
+  for (int s = from; s <= std::min(w, m); ++s) {
     const std::int64_t sign = s % 2 == 0 ? 1 : -1;
     for_each_combination(known, m, s, [&](const Card* fixed) { count_holding(key, pack, fixed, s, mine, sign, lt, eq); });
   }
@@ -259,6 +304,33 @@ KeyCensus::KeyCensus(const BestOfTable& table, int width) : width_(width) {
     auto row = per_card_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(c) * stride_);
     std::partial_sum(row, row + static_cast<std::ptrdiff_t>(stride_), row);
   }
+  if (!interchangeable_suits_and_jokers(table.three())) return;
+  // One class per canonical pair: the suits relabelled so that the lower
+  // card's is the first and a different suit of the higher card's the
+  // second, the jokers so that they are the first ones.  Each class's row
+  // counts the hands holding its canonical pair.
+  pair_class_.assign(kBinomial(pack, 2), 0);
+  std::vector<std::uint32_t> representative(kBinomial(pack, 2), kNoClass);
+  std::vector<std::array<Card, 2>> classes;
+  for (int b = 1; b < pack; ++b) {
+    for (int a = 0; a < b; ++a) {
+      const Card lo = is_joker(a) ? Card{kFirstJoker} : static_cast<Card>(rank_of(a) * 4);
+      const Card hi = is_joker(b) ? static_cast<Card>(kFirstJoker + is_joker(a))
+                                  : static_cast<Card>(rank_of(b) * 4 + (is_joker(a) || suit_of(a) != suit_of(b)));
+      std::uint32_t& id = representative[kBinomial(std::max(lo, hi), 2) + std::min(lo, hi)];
+      if (id == kNoClass) {
+        id = static_cast<std::uint32_t>(classes.size());
+        classes.push_back({std::min(lo, hi), std::max(lo, hi)});
+      }
+      pair_class_[kBinomial(b, 2) + a] = static_cast<std::uint16_t>(id);
+    }
+  }
+  per_pair_.assign(classes.size() * stride_, 0);
+  for (std::size_t id = 0; id < classes.size(); ++id) {
+    std::uint16_t* row = per_pair_.data() + id * stride_;
+    for_each_holding(key, pack, classes[id].data(), 2, [&](std::uint32_t k) { ++row[rank(k) + 1]; });
+    std::partial_sum(row, row + stride_, row);
+  }
 }
 
 const KeyCensus& BestOfTable::census(std::size_t width) const {
@@ -346,8 +418,8 @@ std::size_t equity_batch(const BestOfTable& table, const Card* hands, std::size_
   throw_if_cancelled(cancel);  // before a key table is built
   const HandKey key(table, width);
   const int pack = table.pack_size();
-  (void)table.census(static_cast<std::size_t>(width));  // built before the threads start
-  const double work = holding_work(pack, width, width) + 1;
+  const KeyCensus& census = table.census(static_cast<std::size_t>(width));  // built before the threads start
+  const double work = holding_work(pack, width, width, census.has_pairs() ? 3 : 2) + 1;
   const auto chunk = static_cast<std::size_t>(std::max(1.0, kHandChunk / work));
   std::atomic<std::size_t> first_bad{kNoBadRow};
   parallel_chunks(rows, threads, chunk, cancel, [&](std::size_t begin, std::size_t end) {

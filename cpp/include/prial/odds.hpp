@@ -90,7 +90,11 @@ double deal_count(int unseen, int hand_size, int opponents) noexcept;
 //   sum over S subset of K, |S| <= width, of (-1)^|S| x (hands of the pack
 //   holding S with a key below k):
 // |S| = 0 and 1 are read here; larger S are few and are counted directly.
-// That holds for every ruleset: it only counts hands by their keys.
+// That holds for every ruleset: it only counts hands by their keys.  When
+// the ruleset's keys do not change under any relabelling of the suits (nor
+// of the jokers), the hands holding two given cards count the same for
+// every pair of the same ranks and suitedness: those counts are read here
+// too, one row per such class (a few hundred).
 class KeyCensus {
  public:
   KeyCensus(const BestOfTable& table, int width);
@@ -101,6 +105,12 @@ class KeyCensus {
   std::uint64_t below(std::uint32_t r) const noexcept { return all_[r]; }
   // The same among the hands holding `card`.
   std::uint64_t below_with(Card card, std::uint32_t r) const noexcept { return per_card_[card * stride_ + r]; }
+  // Whether below_with_both answers (the suits and jokers are interchangeable).
+  bool has_pairs() const noexcept { return !per_pair_.empty(); }
+  // The same among the hands holding both cards a < b (has_pairs() only).
+  std::uint64_t below_with_both(Card a, Card b, std::uint32_t r) const noexcept {
+    return per_pair_[pair_class_[kBinomial(b, 2) + a] * stride_ + r];
+  }
 
  private:
   int width_;
@@ -108,6 +118,8 @@ class KeyCensus {
   std::vector<std::uint32_t> rank_of_key_;
   std::vector<std::uint32_t> all_;
   std::vector<std::uint32_t> per_card_;
+  std::vector<std::uint16_t> pair_class_;  // by the pair's colex slot
+  std::vector<std::uint16_t> per_pair_;    // by class; at most C(53, 3) hands hold a pair
 };
 
 // Every deal of `opponents` (1 or 2) hands of `hand_size` (3..5) cards from
