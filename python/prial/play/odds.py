@@ -54,7 +54,7 @@ def equity(
     in the hand nor ``dead``; four and five cards compare by best-of keys,
     the discard tie-break included.
 
-    Exact (every deal enumerated in C++) when ``samples`` is None and the
+    Exact (every deal counted, in C++) when ``samples`` is None and the
     deals number at most ``EXACT_DEAL_LIMIT`` (one opponent always; two
     three-card opponents from 49 unseen cards: 139,838,160 deals); otherwise ``samples``
     (default 200,000) random deals from ``seed``, with the standard error.
