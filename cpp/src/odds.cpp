@@ -49,8 +49,10 @@ std::uint32_t sorted_key(const HandKey& key, const Card* hand) noexcept {
 }
 
 // Hands looked at between cancellation checks of equity_batch: a few ms
-// on one core (a few ns a hand).
+// on one core (a few ns a hand).  A row also costs about as much as
+// looking at kRowHands hands whatever its count.
 constexpr double kHandChunk = 1 << 20;
+constexpr double kRowHands = 64;
 // Sampled deals between cancellation checks: ~3.5 ms on one core against
 // 16 three-card opponents (~840 ns a deal), less against fewer.
 constexpr std::uint64_t kSampleChunk = 1 << 12;
@@ -419,7 +421,7 @@ std::size_t equity_batch(const BestOfTable& table, const Card* hands, std::size_
   const HandKey key(table, width);
   const int pack = table.pack_size();
   const KeyCensus& census = table.census(static_cast<std::size_t>(width));  // built before the threads start
-  const double work = holding_work(pack, width, width, census.has_pairs() ? 3 : 2) + 1;
+  const double work = holding_work(pack, width, width, census.has_pairs() ? 3 : 2) + kRowHands;
   const auto chunk = static_cast<std::size_t>(std::max(1.0, kHandChunk / work));
   std::atomic<std::size_t> first_bad{kNoBadRow};
   parallel_chunks(rows, threads, chunk, cancel, [&](std::size_t begin, std::size_t end) {
