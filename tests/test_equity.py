@@ -96,6 +96,7 @@ def test_heads_up_matches_brute_force(name):
         assert _counts(e) == _brute_heads_up(rules, hand, dead), (name, hand, dead)
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", ["brag", "deuces wild", "three jokers", "suicide king"])
 def test_four_and_five_cards_from_the_whole_pack_match_brute_force(name):
     rules = RULESETS[name]
@@ -117,6 +118,7 @@ def test_two_opponents_match_brute_force(name):
         assert _counts(e) == _brute_two_opponents(rules, hand, dead), (name, hand, dead)
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", ["brag", "one-eyed jacks"])
 def test_two_opponents_from_the_whole_pack_match_brute_force(name):
     rules = RULESETS[name]
