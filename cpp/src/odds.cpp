@@ -63,7 +63,6 @@ void check_hand_size(int hand_size) {
   }
 }
 
-
 // Calls fn(key) for every hand of the pack holding the s sorted cards
 // `fixed`: the fixed cards with every (width - s)-subset of the others.
 template <class Fn>
@@ -97,7 +96,11 @@ void for_each_holding(const HandKey& key, int pack, const Card* fixed, int s, Fn
   std::uint32_t fixed_part[1 << 8];  // s <= 4 when a card is free
   for (unsigned counts = 0; counts < (1u << (2 * s)); ++counts) {
     std::uint32_t sum = 0;
-    for (int k = 0; k < s; ++k) sum += kBinomial(fixed[k], k + static_cast<int>((counts >> (2 * k)) & 3u) + 1);
+    for (int k = 0; k < s; ++k) {
+      // A count above `free` never occurs: its entry stays unused.
+      const int below = std::min(free, static_cast<int>((counts >> (2 * k)) & 3u));
+      sum += kBinomial(fixed[k], k + below + 1);
+    }
     fixed_part[counts] = sum;
   }
   const BestKey* keys = key.keys();
@@ -105,7 +108,9 @@ void for_each_holding(const HandKey& key, int pack, const Card* fixed, int s, Fn
     for (int i0 = 0; i0 < n; ++i0) fn(keys[term[0][i0] + fixed_part[counts_below[i0]]]);
   } else if (free == 2) {
     for (int i1 = 1; i1 < n; ++i1) {
-      for (int i0 = 0; i0 < i1; ++i0) fn(keys[term[1][i1] + term[0][i0] + fixed_part[counts_below[i1] + counts_below[i0]]]);
+      for (int i0 = 0; i0 < i1; ++i0) {
+        fn(keys[term[1][i1] + term[0][i0] + fixed_part[counts_below[i1] + counts_below[i0]]]);
+      }
     }
   } else {
     for (int i2 = 2; i2 < n; ++i2) {
@@ -206,7 +211,8 @@ OutcomeCounts heads_up(const BestOfTable& table, const HandKey& key, std::uint32
   }
   for (int s = from; s <= std::min(w, m); ++s) {
     const std::int64_t sign = s % 2 == 0 ? 1 : -1;
-    for_each_combination(known, m, s, [&](const Card* fixed) { count_holding(key, pack, fixed, s, mine, sign, lt, eq); });
+    for_each_combination(known, m, s,
+                         [&](const Card* fixed) { count_holding(key, pack, fixed, s, mine, sign, lt, eq); });
   }
   counts.win = static_cast<std::uint64_t>(lt);
   counts.tie = static_cast<std::uint64_t>(eq);
