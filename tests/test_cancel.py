@@ -103,6 +103,16 @@ def test_equity_is_stopped():
     cancel_latency(lambda flag: prial.equity("As Ks Qs", 16, samples=10_000_000, cancel=flag), "equity")
 
 
+def test_equity_batch_is_stopped(threes, fives):
+    # Three cards: fractions of a microsecond a row; five with a ruleset
+    # whose pairs of cards are counted one by one: a millisecond a row.
+    king = prial.Evaluator(prial.Rules(wild="suicide_king"))
+    king.equity_batch(fives[:1])  # tables built outside the timing
+    prial.equity_batch(threes[:1])
+    cancel_latency(lambda flag: prial.equity_batch(threes, threads=1, cancel=flag), "equity_batch, 3 cards")
+    cancel_latency(lambda flag: king.equity_batch(fives[:10_000], cancel=flag), "equity_batch, 5 cards")
+
+
 def test_partition_batch_is_stopped(deals):
     # The opponent model is built on first use, outside the timing.
     prial.partition_batch(deals[:10], objective="expected_points")
@@ -150,6 +160,7 @@ def test_a_cancelled_flag_stops_every_call_at_once(threes, fives, sees, deals):
                                                                       opponents=2, cancel=flag),
         "equity, sampled": lambda: prial.equity("As Ks Qs", 16, samples=10_000_000, cancel=flag),
         "equity, exact": lambda: prial.equity("As Ks Qs", 2, cancel=flag),
+        "equity_batch": lambda: prial.equity_batch(threes[:1000], cancel=flag),
     }
     for name, call in calls.items():
         start = time.perf_counter()

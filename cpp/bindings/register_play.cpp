@@ -1,6 +1,6 @@
 // Play: one showdown decided (decide_showdown and its result types), sees
 // in bulk (showdown_batch), odds (category counts, equity, best-of keys,
-// deal counts) and the Crash four-of-a-kind order.
+// deal counts, heads-up equity in bulk) and the Crash four-of-a-kind order.
 
 #include <algorithm>
 #include <array>
@@ -260,6 +260,32 @@ py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py:
   return py::make_tuple(counts.win, counts.tie, counts.lose);
 }
 
+// Exact heads-up (win, tie, lose) counts of every row, no dead cards.
+py::array_t<std::uint64_t> equity_batch(const PyEvaluator& ev, const py::object& hands, const py::object& threads,
+                                        const CancelFlag* cancel) {
+  const py::array a = hand_array_of_widths(hands, {3, 4, 5}, "hands", "3, 4 or 5");
+  const auto rows = static_cast<std::size_t>(a.shape(0));
+  const auto width = static_cast<int>(a.shape(1));
+  const int n_threads = thread_count(threads);
+  py::array_t<std::uint64_t> out({static_cast<py::ssize_t>(rows), py::ssize_t{3}});
+  const auto* in = static_cast<const Card*>(a.data());
+  std::uint64_t* dst = out.mutable_data();
+  std::size_t bad;
+  {
+    // Safe without the GIL, as in evaluate_batch: both buffers are held by
+    // this frame and the C++ code touches no Python object (the lazy table
+    // builds are guarded by their own once_flags).  Another Python thread
+    // can call cancel.cancel() meanwhile (the flag is held by the
+    // arguments): the batch stops within one chunk (CancelledError).
+    py::gil_scoped_release release;
+    bad = prial::equity_batch(ev.best_of_table(), in, rows, width, dst, n_threads, cancel);
+  }
+  if (bad != kNoBadRow) {
+    throw InvalidHand(ev.core().explain_row(in, bad, static_cast<std::size_t>(width)), static_cast<long long>(bad));
+  }
+  return out;
+}
+
 // Every hand's best-of key for one width, indexed by the colex slot (a copy).
 py::array_t<BestKey> best_of_keys(const PyEvaluator& ev, std::size_t width) {
   const BestOfTable& table = ev.best_of_table();
@@ -316,6 +342,13 @@ void register_play(py::module_& m) {
         "equity_counts(evaluator, hand, dead, opponents, samples, seed, *, cancel=None)\n--\n\n"
         "(win, tie, lose) deal counts of `hand` against `opponents` hands: every deal (samples=0) or "
         "`samples` deals from `seed`.  cancel: a CancelFlag; cancel() from another thread stops the work "
+        "(CancelledError).");
+  m.def("equity_batch", &equity_batch, py::arg("evaluator"), py::arg("hands"), py::kw_only(),
+        py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
+        "equity_batch(evaluator, hands, *, threads=None, cancel=None)\n--\n\n"
+        "Exact heads-up counts of many hands: uint64 (N, 3) win, tie and lose opponent hands for each row "
+        "of a uint8 (N, 3|4|5) array, the opponent dealt from the rest of the pack.  InvalidHandError names "
+        "the first bad row.  cancel: a CancelFlag; cancel() from another thread stops the work "
         "(CancelledError).");
   m.def("best_of_keys", &best_of_keys, py::arg("evaluator"), py::arg("cards"),
         "best_of_keys(evaluator, cards)\n--\n\n"

@@ -69,6 +69,7 @@ evaluate = _brag.evaluate
 evaluate_batch = _brag.evaluate_batch
 best_of = _brag.best_of
 best_of_batch = _brag.best_of_batch
+equity_batch = _brag.equity_batch
 partition = _brag.partition
 partition_batch = _brag.partition_batch
 
@@ -133,6 +134,7 @@ __all__ = [
     "best_of_batch",
     "crash_showdown",
     "equity",
+    "equity_batch",
     "evaluate",
     "evaluate_batch",
     "format_cards",

@@ -207,6 +207,13 @@ def equity_counts(
     *,
     cancel: CancelFlag | None = None,
 ) -> tuple[int, int, int]: ...
+def equity_batch(
+    evaluator: Evaluator,
+    hands: npt.NDArray[np.uint8],
+    *,
+    threads: int | None = None,
+    cancel: CancelFlag | None = None,
+) -> npt.NDArray[np.uint64]: ...  # (N, 3): win, tie, lose opponent hands
 def best_of_keys(evaluator: Evaluator, cards: int) -> npt.NDArray[np.uint32]: ...
 def deal_count(unseen: int, hand_size: int, opponents: int) -> float: ...
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ._core import CancelFlag, Objective, register_result_types
+from ._core import CancelFlag, Objective, equity_batch, register_result_types
 from ._core import Evaluator as NativeEvaluator
 from .categories import Category, parse_category
 from .results import BestHand, HandValue, Split
@@ -52,6 +52,16 @@ class Evaluator(NativeEvaluator):
     def __repr__(self) -> str:
         return f"Evaluator({self._rules!r})"
 
+    def equity_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
+                     cancel: CancelFlag | None = None) -> npt.NDArray[np.float64]:
+        """Exact heads-up equity of many hands at once: float64 (N, 3) win,
+        tie and lose probabilities for each row of a uint8 (N, 3|4|5) array,
+        the one opponent's hand dealt from the rest of the pack (each row as
+        ``prial.equity(row)`` gives it, no dead cards).  Counted in C++ with
+        the GIL released; ``InvalidHandError`` names the first bad row."""
+        counts = equity_batch(self, hands, threads=threads, cancel=cancel)
+        return counts / counts.sum(axis=1, keepdims=True)
+
     def partition(self, cards: str | Sequence[int], hands: int = 4, objective: str = "lexicographic",
                   min_category: Category | int | str | None = None, opponents: int = 3,
                   crash_value: float = 0.0) -> Split:
@@ -90,7 +100,12 @@ def _floor(min_category: Category | int | str | None) -> Category | None:
 
 def evaluator_for(rules: Rules | None) -> Evaluator:
     """The one shared Evaluator of a ruleset (``None``: standard Brag)."""
-    return _shared(Rules() if rules is None else rules)
+    return _standard() if rules is None else _shared(rules)
+
+
+@functools.cache  # making Rules() takes longer than a whole heads-up equity
+def _standard() -> Evaluator:
+    return _shared(Rules())
 
 
 @functools.lru_cache(maxsize=32)  # bounded: callers choose the rules

@@ -169,7 +169,8 @@ def odds() -> None:
     win: float = chances.win
     exact: bool = chances.exact
     share: float = prial.percentile("7s 7h Qc 2d", Rules())
-    del rows, probability, size, win, exact, share
+    many: NDArray[np.float64] = prial.equity_batch(np.zeros((0, 3), np.uint8), threads=1)
+    del rows, probability, size, win, exact, share, many
 
 
 def score(folder: Path) -> None:

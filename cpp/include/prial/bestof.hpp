@@ -52,6 +52,7 @@
 namespace prial {
 
 using BestKey = std::uint32_t;
+class KeyCensus;  // odds.hpp
 
 inline constexpr int kStrengthShift = 8;
 inline constexpr unsigned kJokerDiscardCode = 14;
@@ -128,6 +129,10 @@ class BestOfTable {
   std::size_t key_batch(const Card* hands, std::size_t rows, std::size_t width, BestKey* out,
                         int threads, const CancelFlag* cancel = nullptr) const;
 
+  // The counting tables of one width behind exact heads-up equity
+  // (odds.hpp, defined in odds.cpp), built on first call (thread-safe).
+  const KeyCensus& census(std::size_t width) const;
+
  private:
   struct Lazy {
     std::once_flag once;
@@ -139,6 +144,11 @@ class BestOfTable {
 
   std::shared_ptr<const ThreeCardTable> three_;
   mutable std::array<Lazy, 3> lazy_;  // widths 3, 4, 5
+  struct LazyCensus {
+    std::once_flag once;
+    std::shared_ptr<const KeyCensus> census;  // shared_ptr: KeyCensus is incomplete here
+  };
+  mutable std::array<LazyCensus, 3> census_;  // widths 3, 4, 5
 };
 
 // One table per ruleset, shared (thread-safe), like three_card_table().

@@ -65,6 +65,7 @@ class HandKey {
     return keys_[slot];
   }
   int width() const noexcept { return width_; }
+  const BestKey* keys() const noexcept { return keys_; }  // by colex slot
 
  private:
   const BestKey* keys_;
@@ -81,14 +82,67 @@ std::vector<Card> unseen_cards(int pack_size, const Card* hand, std::size_t hand
 // does not depend on which opponent holds what).
 double deal_count(int unseen, int hand_size, int opponents) noexcept;
 
+// Counting tables of one width: every hand of the pack counted by the dense
+// rank of its key (the number of distinct keys below it), in all and per
+// card it holds, as running totals.  By inclusion-exclusion over the known
+// cards K (hand and dead), the opponent hands of the unseen cards with a
+// key below k number
+//   sum over S subset of K, |S| <= width, of (-1)^|S| x (hands of the pack
+//   holding S with a key below k):
+// |S| = 0 and 1 are read here; larger S are few and are counted directly.
+// That holds for every ruleset: it only counts hands by their keys.  When
+// the ruleset's keys do not change under any relabelling of the suits (nor
+// of the jokers), the hands holding two given cards count the same for
+// every pair of the same ranks and suitedness: those counts are read here
+// too, one row per such class (a few hundred).
+class KeyCensus {
+ public:
+  KeyCensus(const BestOfTable& table, int width);
+  int width() const noexcept { return width_; }
+  // Rank of a key of this width (of a hand of the pack).
+  std::uint32_t rank(BestKey key) const noexcept { return rank_of_key_[key]; }
+  // Hands of the pack whose rank is below r (r up to the number of ranks).
+  std::uint64_t below(std::uint32_t r) const noexcept { return all_[r]; }
+  // The same among the hands holding `card`.
+  std::uint64_t below_with(Card card, std::uint32_t r) const noexcept { return per_card_[card * stride_ + r]; }
+  // Whether below_with_both answers (the suits and jokers are interchangeable).
+  bool has_pairs() const noexcept { return !per_pair_.empty(); }
+  // The same among the hands holding both cards a < b (has_pairs() only).
+  std::uint64_t below_with_both(Card a, Card b, std::uint32_t r) const noexcept {
+    return per_pair_[pair_class_[kBinomial(b, 2) + a] * stride_ + r];
+  }
+
+ private:
+  int width_;
+  std::size_t stride_;  // ranks + 1
+  std::vector<std::uint32_t> rank_of_key_;
+  std::vector<std::uint32_t> all_;
+  std::vector<std::uint32_t> per_card_;
+  std::vector<std::uint16_t> pair_class_;  // by the pair's colex slot
+  std::vector<std::uint16_t> per_pair_;    // by class; at most C(53, 3) hands hold a pair
+};
+
 // Every deal of `opponents` (1 or 2) hands of `hand_size` (3..5) cards from
-// `unseen`, against `hand` (hand_size cards).  Throws Cancelled when
-// `cancel` is set before it finishes (checked before starting and, for two
-// opponents, between chunks of pairs of hands; one opponent is a single
-// pass of at most C(55, 5) keys).
+// `unseen`, against `hand` (hand_size cards), counted without dealing each:
+// one opponent by inclusion-exclusion over the known cards (KeyCensus)
+// when that looks at fewer hands than the unseen cards make, else by one
+// pass over the unseen hands; two by one pass that counts, for each set S
+// of unseen cards, the hands holding S, then the pairs of disjoint hands
+// by inclusion-exclusion on the cards two hands share.  Throws Cancelled
+// when `cancel` is set before it starts (the work is one pass over at
+// most the unseen hands).
 OutcomeCounts equity_exact(const BestOfTable& table, const Card* hand, int hand_size,
                            const std::vector<Card>& unseen, int opponents,
                            const CancelFlag* cancel = nullptr);
+
+// Exact heads-up counts of `rows` hands of `width` (3..5) cards stored
+// back to back, each against one opponent hand from the rest of the pack
+// (no dead cards): win, tie, lose per row into out (3 x rows).  Every row
+// is validated; returns the first invalid row (its output unspecified) or
+// kNoBadRow.  Throws Cancelled when `cancel` is set before it finishes
+// (checked between chunks of rows).
+std::size_t equity_batch(const BestOfTable& table, const Card* hands, std::size_t rows, int width,
+                         std::uint64_t* out, int threads, const CancelFlag* cancel = nullptr);
 
 // `samples` random deals of `opponents` hands, seeded.  Throws Cancelled
 // when `cancel` is set before it finishes (checked between chunks of deals;

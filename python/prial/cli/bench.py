@@ -30,7 +30,7 @@ from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_a
 
 WIDTH = 100  # columns of the printed report
 
-RATIO_NOTE = ("ratio: the baseline's median time over the figure's, in the same run on the same data; "
+RATIO_NOTE = ("ratio: the baseline's median time over the figure's, per item, in the same run on the same data; "
               "above 1x the figure is faster than its baseline, below 1x slower. vs rate: a fused kernel's "
               "rate over the rate of the call it is stated against (its section says which), one thread each.")
 
@@ -162,8 +162,9 @@ def section_showdown(ev: Evaluator, args: argparse.Namespace) -> Section:
 
 
 def section_equity(ev: Evaluator, args: argparse.Namespace) -> Section:
-    """Heads-up exact equity (every opponent hand enumerated in C++), per
-    hand size, against a numpy enumeration of the same deals for three cards."""
+    """Exact equity (counted in C++), per hand size, heads-up one a call and
+    in a batch, and three cards against two opponents, against a numpy
+    enumeration of the same heads-up deals for three cards."""
     figures = []
     hands = random_hands(20, 5, seed=args.seed, pack=ev.pack_size)
     all_threes = np.array(list(itertools.combinations(range(ev.pack_size), 3)), dtype=np.uint8)
@@ -179,17 +180,29 @@ def section_equity(ev: Evaluator, args: argparse.Namespace) -> Section:
 
     baseline = "3 cards: numpy enumeration (baseline)"
     figures.append(Figure(baseline, len(hands), median_seconds(numpy_equity, args.repeat), unit="equities"))
-    for width in (3, 4, 5):
-        equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the key tables outside the timing
+    for width, copies in ((3, 1000), (4, 100), (5, 4)):
+        three = width == 3
+        equity(hands[0, :width].tolist(), rules=ev.rules)  # builds the tables outside the timing
         cards = [h[:width].tolist() for h in hands[: 20 if width < 5 else 5]]
-        figures.append(Figure(
-            f"{width} cards: equity, heads-up exact", len(cards),
-            median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
-            unit="equities", baseline=baseline if width == 3 else None))
+        # The same hands, enough of them that one call takes milliseconds.
+        batch = np.tile(np.array(cards, dtype=np.uint8), (copies, 1))
+        figures += [
+            Figure(f"{width} cards: equity, heads-up exact", len(cards),
+                   median_seconds(lambda: [equity(c, rules=ev.rules) for c in cards], args.repeat),
+                   unit="equities", baseline=baseline if three else None),
+            Figure(f"{width} cards: equity_batch, heads-up exact, 1 thread", len(batch),
+                   median_seconds(lambda: ev.equity_batch(batch, threads=1), args.repeat),
+                   unit="equities", baseline=baseline if three else None),
+        ]
+    two = [h[:3].tolist() for h in hands[:5]]
+    figures.append(Figure("3 cards: equity, two opponents exact", len(two),
+                          median_seconds(lambda: [equity(c, 2, rules=ev.rules) for c in two], args.repeat),
+                          unit="equities"))
     return Section(
-        "Exact heads-up equity, one hand a call", figures,
-        "Baseline (three cards): every opponent hand counted by numpy over the strengths of all three-card "
-        "hands, computed beforehand. Four and five cards have no baseline here.")
+        "Exact equity, heads-up and against two opponents", figures,
+        "Baseline (three cards, heads-up): every opponent hand counted by numpy over the strengths of all "
+        "three-card hands, computed beforehand. Four and five cards and two opponents have no baseline "
+        "here. equity_batch: many hands in one call, no dead cards.")
 
 
 def other_kernel_levels(ev: Evaluator, hands: np.ndarray, args: argparse.Namespace) -> list[Figure]:
@@ -288,7 +301,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     def ratio(f: Figure) -> float | None:
         if not f.baseline or f.seconds <= 0:
             return None
-        return by_name[f.baseline].seconds / f.seconds
+        base = by_name[f.baseline]
+        return (base.seconds / base.items) / (f.seconds / f.items)
 
     def rate_ratio(f: Figure) -> float | None:
         return f.rate / by_name[f.rate_of].rate if f.rate_of else None

@@ -54,7 +54,7 @@ def equity(
     in the hand nor ``dead``; four and five cards compare by best-of keys,
     the discard tie-break included.
 
-    Exact (every deal enumerated in C++) when ``samples`` is None and the
+    Exact (every deal counted, in C++) when ``samples`` is None and the
     deals number at most ``EXACT_DEAL_LIMIT`` (one opponent always; two
     three-card opponents from 49 unseen cards: 139,838,160 deals); otherwise ``samples``
     (default 200,000) random deals from ``seed``, with the standard error.
@@ -69,7 +69,9 @@ def equity(
     cards = cards_of(hand, "hand")
     if len(cards) not in (3, 4, 5):
         raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
-    dead_cards = cards_of(dead, "dead")
+    # No dead cards is the common case, and a heads-up equity takes about
+    # as long as parsing them would.
+    dead_cards = [] if isinstance(dead, tuple) and not dead else cards_of(dead, "dead")
     if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
         raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}", field="opponents")
     unseen = ev.pack_size - len(cards) - len(dead_cards)
@@ -77,8 +79,9 @@ def equity(
         raise InvalidHandError(
             f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}",
             field="opponents")
-    deals = deal_count(unseen, len(cards), opponents)
-    exact = samples is None and opponents <= 2 and deals <= EXACT_DEAL_LIMIT
+    # One opponent: a few million deals at most, always exact.
+    exact = samples is None and (opponents == 1 or (
+        opponents == 2 and deal_count(unseen, len(cards), opponents) <= EXACT_DEAL_LIMIT))
     if not exact:
         samples = DEFAULT_SAMPLES if samples is None else samples
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
