@@ -92,3 +92,29 @@ def grpc_client(grpc_server):
 
     with Client(grpc_server.target, timeout=30) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def secure_server(tmp_path_factory):
+    """A server with TLS, client certificates from its CA and a bearer token.
+    ``.files``: the PEM files (``ca.pem``, ``client.pem``, ``client.key``,
+    ``stranger.pem`` from another CA), the server's token file ``tokens``
+    (token ``secret``) and ``wrong-token``."""
+    pytest.importorskip("cryptography")
+    from .grpc_helpers import ServerProcess
+    from .test_grpc_security import Authority
+
+    directory = tmp_path_factory.mktemp("pki")
+    ca, stranger = Authority("prial test CA"), Authority("some other CA")
+    server_cert, server_key = ca.issue("localhost", server=True)
+    client_cert, client_key = ca.issue("backend-1", server=False)
+    files = {"ca.pem": ca.pem, "stranger.pem": stranger.pem, "server.pem": server_cert, "server.key": server_key,
+             "client.pem": client_cert, "client.key": client_key,
+             "tokens": b"# the server's file serves the client too\nsecret\n", "wrong-token": b"guess\n"}
+    for name, data in files.items():
+        (directory / name).write_bytes(data)
+    with ServerProcess("--tls-cert", str(directory / "server.pem"), "--tls-key", str(directory / "server.key"),
+                       "--tls-client-ca", str(directory / "ca.pem"),
+                       "--auth-token-file", str(directory / "tokens")) as server:
+        server.files = directory
+        yield server

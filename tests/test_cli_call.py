@@ -330,28 +330,6 @@ def test_an_unreachable_server_or_a_late_answer_is_one_line_and_exit_1(grpc_serv
 
 # -- TLS and tokens ----------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def secure_server(tmp_path_factory):
-    """A server with TLS, client certificates from its CA and a bearer token."""
-    pytest.importorskip("cryptography")
-    from .test_grpc_security import Authority
-
-    directory = tmp_path_factory.mktemp("pki")
-    ca, stranger = Authority("prial test CA"), Authority("some other CA")
-    server_cert, server_key = ca.issue("localhost", server=True)
-    client_cert, client_key = ca.issue("backend-1", server=False)
-    files = {"ca.pem": ca.pem, "stranger.pem": stranger.pem, "server.pem": server_cert, "server.key": server_key,
-             "client.pem": client_cert, "client.key": client_key,
-             "tokens": b"# the server's file serves the client too\nsecret\n", "wrong-token": b"guess\n"}
-    for name, data in files.items():
-        (directory / name).write_bytes(data)
-    with ServerProcess("--tls-cert", str(directory / "server.pem"), "--tls-key", str(directory / "server.key"),
-                       "--tls-client-ca", str(directory / "ca.pem"),
-                       "--auth-token-file", str(directory / "tokens")) as server:
-        server.files = directory
-        yield server
-
-
 def test_tls_with_a_client_certificate_and_a_token(secure_server, grpc_server, capsys):
     f = secure_server.files
     tls = ["--tls-ca", str(f / "ca.pem"), "--tls-cert", str(f / "client.pem"), "--tls-key", str(f / "client.key")]

@@ -346,29 +346,10 @@ def test_async_with_closes_the_channel(grpc_server):
     asyncio.run(body())
 
 
-@pytest.fixture(scope="module")
-def secure_server(tmp_path_factory):
-    """A server with TLS, client certificates from its CA and a bearer token."""
-    pytest.importorskip("cryptography")
-    from .test_grpc_security import Authority
-
-    directory = tmp_path_factory.mktemp("pki")
-    ca, stranger = Authority("prial test CA"), Authority("some other CA")
-    server_cert, server_key = ca.issue("localhost", server=True)
-    chain, key = ca.issue("backend-1", server=False)
-    for name, data in {"ca.pem": ca.pem, "server.pem": server_cert, "server.key": server_key,
-                       "tokens": b"secret\n"}.items():
-        (directory / name).write_bytes(data)
-    with ServerProcess("--tls-cert", str(directory / "server.pem"), "--tls-key", str(directory / "server.key"),
-                       "--tls-client-ca", str(directory / "ca.pem"),
-                       "--auth-token-file", str(directory / "tokens")) as server:
-        server.credentials = {"root_certificates": ca.pem, "certificate_chain": chain, "private_key": key}
-        server.stranger = stranger.pem
-        yield server
-
-
 def test_tls_client_certificates_and_tokens(secure_server):
-    credentials = secure_server.credentials
+    f = secure_server.files
+    credentials = {"root_certificates": (f / "ca.pem").read_bytes(),
+                   "certificate_chain": (f / "client.pem").read_bytes(), "private_key": (f / "client.key").read_bytes()}
 
     async def evaluate(client: AsyncClient) -> list[int]:
         return (await client.evaluate(["3s 2h Ah"])).strengths.tolist()
@@ -381,7 +362,8 @@ def test_tls_client_certificates_and_tokens(secure_server):
     assert run(secure_server.target, evaluate, token="secret", **credentials) == [716]
     assert refused(**credentials) == grpc.StatusCode.UNAUTHENTICATED
     assert refused(token="wrong", **credentials) == grpc.StatusCode.UNAUTHENTICATED
+    stranger = (f / "stranger.pem").read_bytes()
     assert refused(token="secret", retries=None,
-                   **{**credentials, "root_certificates": secure_server.stranger}) == grpc.StatusCode.UNAVAILABLE
+                   **{**credentials, "root_certificates": stranger}) == grpc.StatusCode.UNAVAILABLE
     assert refused(token="secret", retries=RetryPolicy(max_attempts=2), root_certificates=credentials[
         "root_certificates"]) == grpc.StatusCode.UNAVAILABLE  # no client certificate
