@@ -1,8 +1,12 @@
-"""The supervisor's backoff and the start-up error of a failed gRPC bind."""
+"""The supervisor's backoff, the start-up error of a failed gRPC bind, and
+a server process's signals once it has stopped or failed."""
 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -34,3 +38,39 @@ def test_grpc_bind_failure_is_given_its_reason(taken_port):
         ServeOptions(port=taken_port))
     assert str(failure) == f"cannot listen on 127.0.0.1:{taken_port}: address in use"
     assert startup_failure(ValueError("a bug"), ServeOptions()) is None
+
+
+# Run in a process of its own: the server's handlers would replace pytest's.
+SIGNALS_AFTER_A_FAILED_START = textwrap.dedent("""
+    import asyncio, signal, sys
+    from prial.service import process
+    from prial.service.options import ServeOptions
+
+    async def failing_build(options):
+        raise OSError("no server today")
+
+    process.build_server = failing_build
+
+    async def main():
+        try:
+            await process._serve(ServeOptions(port=0), None, 0)
+        except OSError:
+            pass
+        # Still in the loop, its wakeup pipe still open: what a signal
+        # arriving now, or while the loop closes, would run.
+        return [signal.getsignal(s) == signal.SIG_IGN for s in (signal.SIGTERM, signal.SIGINT)], \\
+            signal.set_wakeup_fd(-1)
+
+    ignored, wakeup_fd = asyncio.run(main())
+    print(ignored, wakeup_fd)
+""")
+
+
+def test_a_server_that_failed_to_start_ignores_stop_signals_before_its_loop_closes():
+    """Otherwise a supervisor's SIGTERM to a process whose start failed, in
+    the moment its event loop closes, made Python print an ignored exception
+    (a write to the closed wakeup pipe) on the server's standard error."""
+    done = subprocess.run([sys.executable, "-c", SIGNALS_AFTER_A_FAILED_START], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[True,", "True]", "-1"]

@@ -7,12 +7,16 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import signal
 import socket
 
 from ..errors import ConfigurationError
 from .options import ServeOptions, read_option_file
 
 log = logging.getLogger("prial.server")
+
+# What stops a server, its processes and their supervisor.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 class StartupError(Exception):

@@ -19,7 +19,7 @@ from ..rules import Rules
 from . import reflection
 from .auth import BearerTokenAuth
 from .heap import keep_the_heap_compact
-from .lifecycle import configure_logging, log, write_port_file
+from .lifecycle import STOP_SIGNALS, configure_logging, log, write_port_file
 from .observability import Metrics, Observer
 from .options import ServeOptions, read_tokens
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
@@ -95,20 +95,30 @@ def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process
     within drain + grace + 1 s of the signal whatever the calls do.
     """
     configure_logging()
-    code = asyncio.run(_serve(options, ready_fd, process_index))
-    # Done: a repeated signal must not kill the exit (at interpreter
-    # shutdown Python's own handlers are gone and SIGTERM would be fatal).
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return code
+    return asyncio.run(_serve(options, ready_fd, process_index))
 
 
 async def _serve(options: ServeOptions, ready_fd: int | None, process_index: int) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
+    try:
+        return await _run(options, ready_fd, process_index, stop)
+    finally:
+        # Stopped or failed: a later signal must neither kill the exit (at
+        # interpreter shutdown SIGTERM would be fatal) nor reach asyncio's
+        # wakeup pipe, which the loop closes before it drops its handlers
+        # (Python would print "Exception ignored ... Bad file descriptor").
+        # Blocked meanwhile, a signal that comes is ignored once unblocked.
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
+
+async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, stop: asyncio.Event) -> int:
     server, port, health_servicer, observer, service = await build_server(options)
     trimmer = threading.Event()
     keep_the_heap_compact(trimmer, lambda: observer.calls_finished)

@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 
 from ..errors import ConfigurationError
 from .lifecycle import (
+    STOP_SIGNALS,
     StartupError,
     bind_sockets,
     check_address,
@@ -39,8 +40,6 @@ from .lifecycle import (
     write_port_file,
 )
 from .options import ServeOptions
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def serve(options: ServeOptions) -> int:
