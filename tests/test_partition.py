@@ -239,6 +239,31 @@ def test_batch_matches_scalar(objective):
         assert hands[row].tolist() == s.hands and strengths[row].tolist() == s.strengths
 
 
+@pytest.mark.parametrize("rules,n,k,min_category,opponents,crash_value,rows", [
+    (prial.Rules(), 13, 4, None, 3, 0.0, 2000),
+    (prial.Rules(), 13, 4, "PAIR", 3, 0.0, 500),
+    (prial.Rules(), 13, 4, None, 1, 5.0, 500),
+    (prial.Rules(wild="deuces"), 13, 4, None, 2, 0.0, 300),
+    (prial.Rules(wild="ak47"), 13, 4, None, 3, 0.0, 200),
+    (prial.Rules(), 15, 5, None, 2, 0.0, 200),
+    (prial.Rules(jokers=2), 9, 3, "PAIR", 4, 0.0, 500),
+    (prial.Rules(preset="teen_patti"), 7, 2, None, 6, 0.0, 500),
+])
+def test_batch_expected_points_matches_scalar(rules, n, k, min_category, opponents, crash_value, rows):
+    # A batch may take its split by another search than partition, which
+    # also counts the frontier: every split, unformed hands included, must
+    # be the same.
+    ev = prial.Evaluator(rules)
+    deals = random_hands(rows, n, seed=41, pack=ev.pack_size)
+    kwargs = {"hands": k, "objective": "expected_points", "min_category": min_category,
+              "opponents": opponents, "crash_value": crash_value}
+    hands, strengths = ev.partition_batch(deals, threads=1, **kwargs)
+    for row, deal in enumerate(deals.tolist()):
+        s = ev.partition(deal, **kwargs)
+        unformed = k - len(s.hands)
+        assert hands[row].tolist() == s.hands + [[255] * 3] * unformed, (row, deal)
+        assert strengths[row].tolist() == s.strengths + [0] * unformed, (row, deal)
+
 def test_other_games():
     nine = prial.partition("As Ad Ah Ks Kd Kh Qs Qd Qh", hands=3)
     assert nine.categories == [prial.Category.PRIAL] * 3 and nine.discards == []

@@ -110,27 +110,38 @@ class Search {
   // is covered by a point of q's frontier, which uses q too.
   template <class Score>
   Split best_on_frontiers(Score&& score, const unsigned* required, int constraints) {
-    bool have = false;
-    double best_score = -1;
-    Point best{};
+    Best best;
     int size = 0;
     for (int c = -1; c < constraints; ++c) {
       size += frontier(c < 0 ? 0u : required[c]);
-      for (const Point& p : frontier_) {
-        const double v = score(p.tuple, used_by(p));
-        // Ties: the lexicographically larger tuple, then the earlier search,
-        // so the answer is fixed.
-        if (!have || v > best_score + 1e-12 ||
-            (std::abs(v - best_score) <= 1e-12 && p.tuple > best.tuple)) {
-          best = p;
-          best_score = v;
-          have = true;
-        }
-      }
+      for (const Point& p : frontier_) best.offer(score(p.tuple, used_by(p)), p);
     }
-    Split s = make_split(best.path, best.depth);
-    s.expected_points = best_score;
+    Split s = make_split(best.point.path, best.point.depth);
+    s.expected_points = best.score;
     s.candidates = size;
+    return s;
+  }
+
+  // The same split as best_on_frontiers with no constraints, for a score of
+  // the tuple alone, without building the frontier: the walk is the same,
+  // but a branch stops once `score` of its best completion falls short of
+  // the best split found.  Same answer: the best tuple (the
+  // lexicographically largest of the best scores) lies on the frontier, and
+  // both searches keep the first split met with it.
+  template <class Score>
+  Split best_by_bound(Score&& score) {
+    Best best;
+    required_ = 0;
+    search_id_ = next_search_id();
+    walk(0, 0, 0,
+         [&](int depth, unsigned) {
+           const Tuple t = current(depth);
+           best.offer(score(t), {t, path_, depth});
+         },
+         // Slack far above the tie tolerance: a pruned split could not even tie.
+         [&](const Tuple& bound) { return best.have && score(bound) < best.score - 1e-9; });
+    Split s = make_split(best.point.path, best.point.depth);
+    s.expected_points = best.score;
     return s;
   }
 
@@ -147,6 +158,21 @@ class Search {
     Tuple tuple;
     Path path;
     int depth;
+  };
+
+  // The best point offered so far.  Ties: the lexicographically larger
+  // tuple, then the one offered first, so the answer is fixed.
+  struct Best {
+    bool have = false;
+    double score = -1;
+    Point point{};
+    void offer(double v, const Point& p) {
+      if (!have || v > score + 1e-12 || (std::abs(v - score) <= 1e-12 && p.tuple > point.tuple)) {
+        point = p;
+        score = v;
+        have = true;
+      }
+    }
   };
 
   int first_disjoint(int from, unsigned used) const {
@@ -216,26 +242,33 @@ class Search {
     frontier_.push_back({t, path_, depth});
   }
 
-  // Hands in non-increasing strength, each from later in the sorted list
-  // than the one before, so every split is met once; a branch stops when a
-  // point found already covers its best completion (each later hand at most
-  // as strong as the one being placed).
   void front(int depth, unsigned used, int from) {
-    if (depth == k_) return add_leaf(depth, used);
+    walk(depth, used, from, [&](int leaf_depth, unsigned leaf_used) { add_leaf(leaf_depth, leaf_used); },
+         [&](const Tuple& bound) { return dominated(bound); });
+  }
+
+  // Hands in non-increasing strength, each from later in the sorted list
+  // than the one before, so every split is met once; leaf(depth) gets each
+  // split worth keeping (path_, cards used), and a branch stops when hopeless(bound)
+  // says no completion can matter, bound being the best completion (each
+  // later hand at most as strong as the one being placed).
+  template <class Leaf, class Hopeless>
+  void walk(int depth, unsigned used, int from, Leaf&& leaf, Hopeless&& hopeless) {
+    if (depth == k_) return leaf(depth, used);
     // The hands left cannot take every required card.
     if (static_cast<int>(std::bitset<kMaxPartitionCards>(required_ & ~used).count()) > 3 * (k_ - depth)) return;
     const int first = first_disjoint(from, used);
     if (first < 0) {
       // Fewer hands are a split of their own only when nothing else can be
       // formed (a minimum category); otherwise another order reaches it.
-      if (first_disjoint(0, used) < 0) add_leaf(depth, used);
+      if (first_disjoint(0, used) < 0) leaf(depth, used);
       return;
     }
     if (depth == k_ - 1) {  // the last hand: only the strongest allowed left matters
       for (int j = first; j < count_; ++j) {
         if ((mask_[j] & used) || !uses_required(used | mask_[j])) continue;
         path_[depth] = j;
-        return add_leaf(depth + 1, used | mask_[j]);
+        return leaf(depth + 1, used | mask_[j]);
       }
       return;
     }
@@ -244,9 +277,9 @@ class Search {
     for (int j = first; j < count_; ++j) {
       if (mask_[j] & used) continue;
       for (int i = depth; i < k_; ++i) bound[i] = strength_[j];
-      if (dominated(bound)) break;  // later j are no stronger
+      if (hopeless(bound)) break;  // later j are no stronger
       path_[depth] = j;
-      front(depth + 1, used | mask_[j], j + 1);
+      walk(depth + 1, used | mask_[j], j + 1, leaf, hopeless);
     }
   }
 
@@ -447,19 +480,28 @@ Partitioner::Partitioner(std::shared_ptr<const ThreeCardTable> table, const Part
     PartitionOptions lex = o;
     lex.objective = Objective::Lexicographic;
     model_ = opponent_model(Partitioner(table_, lex));
+    // The score reads these for every split it weighs: pow once, here.
+    win_stride_ = static_cast<std::size_t>(table_->classes()) + 2;
+    win_.assign(static_cast<std::size_t>(o.hands) * win_stride_, 0.0);
+    for (int h = 0; h < o.hands; ++h) {
+      for (std::size_t st = 1; st < win_stride_; ++st) {
+        win_[h * win_stride_ + st] = std::pow(model_->below(h, static_cast<Strength>(st)), o.opponents);
+      }
+    }
   }
 }
 
 double Partitioner::win_probability(int position, Strength strength) const noexcept {
-  if (!model_ || strength == 0) return 0;
-  return std::pow(model_->below(position, strength), options_.opponents);
+  return win_.empty() ? 0 : win_[static_cast<std::size_t>(position) * win_stride_ + strength];
 }
 
 double Partitioner::four_of_a_kind_bonus(int better_ranks_unheld) const noexcept {
   return std::pow(1.0 - opponent_four_probability_, options_.opponents * better_ranks_unheld);
 }
 
-Split Partitioner::split_unchecked(const Card* cards) const noexcept {
+Split Partitioner::split_unchecked(const Card* cards) const noexcept { return solve(cards, true); }
+
+Split Partitioner::solve(const Card* cards, bool count_frontier) const noexcept {
   Search search(*table_, options_.hands, threshold_, cards, options_.cards);
   if (options_.objective == Objective::Lexicographic) return search.lexicographic();
   // Crash bonuses (docs/rules.md, "Crash bonuses in expected points"):
@@ -483,15 +525,21 @@ Split Partitioner::split_unchecked(const Card* cards) const noexcept {
     }
   }
   const int k = options_.hands;
-  return search.best_on_frontiers([&](const auto& tuple, unsigned used) {
+  const double crash_value = crash_bonuses() ? options_.crash_value : 0;
+  const auto positions = [&](const Tuple& tuple) {
     double points = 0;
     double all = 1;  // P(every position won): a crash
     for (int h = 0; h < k; ++h) {
-      const double p = win_probability(h, tuple[h]);
+      const double p = win_[static_cast<std::size_t>(h) * win_stride_ + tuple[h]];
       points += p;
       all *= p;
     }
-    if (crash_bonuses()) points += options_.crash_value * all;
+    return points + crash_value * all;
+  };
+  // Without a four of a kind the score is the tuple's alone: no frontier needed.
+  if (quads == 0 && !count_frontier) return search.best_by_bound(positions);
+  return search.best_on_frontiers([&](const Tuple& tuple, unsigned used) {
+    const double points = positions(tuple);
     for (int q = 0; q < quads; ++q) {  // only the player's best four scores
       if ((used & fours[q]) == fours[q]) return points + bonus[q];
     }
@@ -525,7 +573,7 @@ std::size_t Partitioner::split_batch(const Card* deals, std::size_t rows, Card* 
   const auto k = static_cast<std::size_t>(options_.hands);
   parallel_chunks(rows, threads, kSplitChunk, cancel, [&](std::size_t begin, std::size_t end) {
     for (std::size_t r = begin; r < end; ++r) {
-      const Split s = split_unchecked(deals + n * r);
+      const Split s = solve(deals + n * r, false);
       for (std::size_t h = 0; h < k; ++h) {
         std::copy(s.hands[h].begin(), s.hands[h].end(), hands_out + (r * k + h) * 3);
         strengths_out[r * k + h] = s.strengths[h];

@@ -15,7 +15,11 @@
 //   the search enumerates only that frontier (branch and bound: hands are
 //   taken strongest first from the triples sorted by strength, and a branch
 //   stops as soon as a frontier point found already dominates every
-//   completion) and scores each point with the opponent model.
+//   completion) and scores each point with the opponent model.  A batch
+//   needs no frontier size: for a deal without four of a kind it walks the
+//   same way but stops a branch once the expected points of its best
+//   completion fall short of the best split found, and returns the same
+//   split.
 //
 // Crash bonuses (docs/rules.md, "Crash bonuses in expected points"), with 13
 // cards into 4 hands only (Crash), in ExpectedPoints:
@@ -130,11 +134,17 @@ class Partitioner {
   double four_of_a_kind_bonus(int better_ranks_unheld) const noexcept;
 
  private:
+  // count_frontier: the whole frontier is searched, as Split::candidates
+  // reports it; otherwise a four-free deal is searched by score bound.
+  Split solve(const Card* cards, bool count_frontier) const noexcept;
+
   std::shared_ptr<const ThreeCardTable> table_;
   PartitionOptions options_;
   Strength threshold_ = 1;
   double opponent_four_probability_ = 0;
   std::shared_ptr<const OpponentModel> model_;
+  std::vector<double> win_;  // win_probability by position * win_stride_ + strength; 0 at strength 0
+  std::size_t win_stride_ = 0;
 };
 
 }  // namespace prial
