@@ -64,4 +64,27 @@ def test_bench_json_states_each_fused_kernel_against_its_one_hand_call():
         assert f["rate_of"] == against
         assert f["rate_ratio"] == pytest.approx(f["rate"] / by_name[against]["rate"])
         assert f["ratio_to_baseline"] > 0  # still against its numpy composition too
-    assert {f["name"] for f in data["figures"] if f["rate_ratio"] is not None} == set(stated)
+    floors = {f["name"] for f in data["figures"] if f["name"].startswith("streaming floor, ")}
+    kernels = {f["name"] for f in data["figures"] if f["name"].startswith("evaluate_batch, 1 thread")}
+    assert {f["name"] for f in data["figures"] if f["rate_ratio"] is not None} == set(stated) | kernels
+    assert {by_name[k]["rate_of"] for k in kernels} == floors
+
+
+def test_bench_json_states_each_kernel_level_against_its_own_streaming_floor():
+    data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--deals", "4", "--repeat", "1",
+                                "--json").stdout)
+    by_name = {f["name"]: f for f in data["figures"]}
+    floors = [f for f in data["figures"] if f["name"].startswith("streaming floor, ")]
+    levels = [f["name"].removeprefix("streaming floor, ") for f in floors]
+    # every level this CPU has, lowest first, and the level in use among them
+    assert levels[0] == "scalar" and data["simd_level"] in levels
+    assert levels == ["scalar", "avx2", "avx512"][: len(levels)]
+    for f in floors:
+        assert f["items"] == 20000 and f["section"] == by_name["evaluate_batch, 1 thread"]["section"]
+        assert f["ratio_to_baseline"] > 0 and f["rate_ratio"] is None
+    for level in levels:
+        kernel = ("evaluate_batch, 1 thread" if level == data["simd_level"]
+                  else f"evaluate_batch, 1 thread, {level} kernel")
+        f = by_name[kernel]
+        assert f["rate_of"] == f"streaming floor, {level}"
+        assert f["rate_ratio"] == pytest.approx(f["rate"] / by_name[f["rate_of"]]["rate"])

@@ -345,6 +345,29 @@ void register_evaluator(py::module_& m) {
   m.def("set_simd_level", &prial::set_simd_level, py::arg("level"),
         "set_simd_level(level)\n--\n\n"
         "Forces the batch-kernel level (tests and benchmarks only; process-wide).");
+  m.def(
+      "streaming_floor",
+      [](const py::object& hands, const std::string& level) {
+        const py::array a = hand_array(hands, 3, "hands");
+        const StreamingFloor floor = streaming_floor(level);
+        const auto rows = static_cast<std::size_t>(a.shape(0));
+        py::array_t<std::uint16_t> out(static_cast<py::ssize_t>(rows));
+        const auto* in = static_cast<const Card*>(a.data());
+        std::uint16_t* dst = out.mutable_data();
+        {
+          // Safe without the GIL: both buffers are held by this frame and
+          // the loop touches no Python object.  Released at every size, so
+          // that its cost matches evaluate_batch's on large batches.
+          py::gil_scoped_release release;
+          floor(in, rows, dst);
+        }
+        return out;
+      },
+      py::arg("hands"), py::arg("level"),
+      "streaming_floor(hands, level)\n--\n\n"
+      "uint16 sums of each row's three bytes, by the streaming-floor loop built for `level` (benchmarks): "
+      "the traffic of evaluate_batch with almost none of its work.  Any byte values; the level must be one "
+      "this CPU has, whatever level is in use.");
 
   m.attr("__version__") = PRIAL_MACRO_STRINGIFY(PRIAL_VERSION);
 }

@@ -193,4 +193,8 @@ bool showdown_rows_avx2(const Card* seer, const Card* seen, std::size_t rows, st
   return tail_bad || _mm256_movemask_epi8(all_valid) != -1;
 }
 
+void streaming_floor_avx2(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept {
+  streaming_floor_rows(hands, rows, out);
+}
+
 }  // namespace prial

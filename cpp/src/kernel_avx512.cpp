@@ -193,4 +193,8 @@ bool evaluate_rows_avx512(const Card* hands, std::size_t rows, Strength* out,
   return tail_bad || all_valid != ~__mmask64{0};
 }
 
+void streaming_floor_avx512(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept {
+  streaming_floor_rows(hands, rows, out);
+}
+
 }  // namespace prial

@@ -78,4 +78,8 @@ void lookup_slots(const std::uint16_t* slots, std::size_t count, Strength* out,
 }
 #endif
 
+void streaming_floor_scalar(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept {
+  streaming_floor_rows(hands, rows, out);
+}
+
 }  // namespace prial

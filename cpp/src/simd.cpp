@@ -89,7 +89,10 @@ SimdLevel supported_simd_level() noexcept {
 
 SimdLevel simd_level() noexcept { return static_cast<SimdLevel>(current_level().load(std::memory_order_relaxed)); }
 
-void set_simd_level(const std::string& name) {
+namespace {
+
+// The level named, which this CPU must have; throws InvalidHand otherwise.
+SimdLevel usable_level(const std::string& name) {
   SimdLevel wanted;
   if (!level_from_name(name, &wanted)) {
     throw InvalidHand("unknown SIMD level '" + name + "' (expected scalar, avx2 or avx512)");
@@ -98,7 +101,13 @@ void set_simd_level(const std::string& name) {
     throw InvalidHand("SIMD level '" + name + "' is not supported by this CPU (best: " +
                       std::string(simd_level_name(supported_simd_level())) + ")");
   }
-  current_level().store(static_cast<int>(wanted), std::memory_order_relaxed);
+  return wanted;
+}
+
+}  // namespace
+
+void set_simd_level(const std::string& name) {
+  current_level().store(static_cast<int>(usable_level(name)), std::memory_order_relaxed);
 }
 
 ThreeCardKernel three_card_kernel() noexcept {
@@ -116,6 +125,16 @@ ThreeCardShowdownKernel three_card_showdown_kernel() noexcept {
   if (simd_level() >= SimdLevel::kAvx2) return showdown_rows_avx2;
 #endif
   return showdown_rows_scalar;
+}
+
+StreamingFloor streaming_floor(const std::string& level) {
+  switch (usable_level(level)) {
+#if defined(PRIAL_HAVE_X86_KERNELS)
+    case SimdLevel::kAvx512: return streaming_floor_avx512;
+    case SimdLevel::kAvx2: return streaming_floor_avx2;
+#endif
+    default: return streaming_floor_scalar;
+  }
 }
 
 }  // namespace prial

@@ -46,6 +46,14 @@ using ThreeCardKernel = bool (*)(const Card* hands, std::size_t rows, Strength* 
 using ThreeCardShowdownKernel = bool (*)(const Card* seer, const Card* seen, std::size_t rows,
                                          std::uint8_t* out, const KernelTables& tables);
 
+// Streaming floor (benchmarks): out[i] = hands[3i] + hands[3i+1] +
+// hands[3i+2], the traffic of a three-card kernel (3 bytes read, 2 written
+// a hand) with about the least work a pass can do that no compiler can
+// drop.  One per level, each the same loop built with its level's flags,
+// so every kernel can be stated against what its own instruction set
+// streams.
+using StreamingFloor = void (*)(const Card* hands, std::size_t rows, std::uint16_t* out);
+
 // C(n, 2) and C(n, 3) for n < 64 as 16-bit words (C(63, 3) = 39,711), the
 // column terms of the colex slot; entries above the largest pack only serve
 // rows that are rejected anyway.
@@ -74,9 +82,18 @@ static inline void prefetch_input(const Card* base, std::size_t offset, std::siz
   }
 }
 
+// The floor's loop; `static` for the reason prefetch_input is, and plain
+// C++ so that each level's compiler flags alone decide its vector width.
+static inline void streaming_floor_rows(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept {
+  for (std::size_t i = 0; i < rows; ++i) {
+    out[i] = static_cast<std::uint16_t>(hands[3 * i] + hands[3 * i + 1] + hands[3 * i + 2]);
+  }
+}
+
 // Portable kernel: the reference for the others and their tail.
 bool evaluate_rows_scalar(const Card* hands, std::size_t rows, Strength* out,
                           const KernelTables& tables) noexcept;
+void streaming_floor_scalar(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept;
 bool showdown_rows_scalar(const Card* seer, const Card* seen, std::size_t rows, std::uint8_t* out,
                           const KernelTables& tables) noexcept;
 
@@ -91,6 +108,8 @@ bool evaluate_rows_avx512(const Card* hands, std::size_t rows, Strength* out,
                           const KernelTables& tables) noexcept;
 bool showdown_rows_avx2(const Card* seer, const Card* seen, std::size_t rows, std::uint8_t* out,
                         const KernelTables& tables) noexcept;
+void streaming_floor_avx2(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept;
+void streaming_floor_avx512(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept;
 #endif
 
 // Instruction-set levels, lowest first.
@@ -110,5 +129,9 @@ ThreeCardKernel three_card_kernel() noexcept;
 // The see kernel of the level in use; the AVX-512 level runs the AVX2 one
 // (there is no AVX-512 see kernel).
 ThreeCardShowdownKernel three_card_showdown_kernel() noexcept;
+// The streaming floor of the level named (whatever level is in use);
+// throws InvalidHand, as set_simd_level does, for an unknown name or a
+// level this CPU lacks.
+StreamingFloor streaming_floor(const std::string& level);
 
 }  // namespace prial
