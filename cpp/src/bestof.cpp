@@ -155,6 +155,10 @@ BestOfTable::Lazy& BestOfTable::lazy(std::size_t width) const {
 }
 
 const BestKey* BestOfTable::keys(std::size_t width) const { return lazy(width).keys->data(); }
+const BestKey* BestOfTable::by_rank_keys(std::size_t width) const {
+  const Lazy& entry = lazy(width);
+  return entry.by_rank.empty() ? nullptr : entry.by_rank.data();
+}
 std::size_t BestOfTable::slots(std::size_t width) const { return lazy(width).keys->size(); }
 double BestOfTable::build_seconds(std::size_t width) const { return lazy(width).seconds; }
 
@@ -207,7 +211,57 @@ void BestOfTable::build(std::size_t width, Lazy& into) const {
               keys[slot++] = best;
             }
   }
+  if (width >= 4 && three_->by_rank_low() != nullptr) build_by_rank(width, into);
   into.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+namespace {
+
+// The by-rank slot (bestof.hpp) of W sorted natural cards.
+template <int W>
+std::uint32_t by_rank_slot(const int (&c)[W]) noexcept {
+  std::uint32_t multiset = 0;
+  unsigned suit_places[4] = {0, 0, 0, 0};
+  for (int i = 0; i < W; ++i) {
+    multiset += kBinomial(rank_of(c[i]) + i, i + 1);
+    suit_places[suit_of(c[i])] |= 1u << i;
+  }
+  unsigned pattern = 0;
+  for (const unsigned places : suit_places) pattern += kSuitPattern.of_places[places];
+  return multiset * kSuitPattern.count[W] + pattern;
+}
+
+// Every W-card combination of the standard pack in colex order, its key
+// copied to its by-rank slot; false if two combinations that share a slot
+// differ in key (not so without wild cards; checked anyway).
+template <int W>
+bool fill_by_rank(const BestKey* keys, std::vector<BestKey>& by_rank) {
+  constexpr unsigned kUnset = ~0u;
+  by_rank.assign(static_cast<std::size_t>(kBinomial(13 + W - 1, W)) * kSuitPattern.count[W], kUnset);
+  int c[W];
+  for (int i = 0; i < W; ++i) c[i] = i;
+  for (std::size_t slot = 0;; ++slot) {
+    BestKey& entry = by_rank[by_rank_slot<W>(c)];
+    if (entry != kUnset && entry != keys[slot]) return false;
+    entry = keys[slot];
+    // Next combination in colex order: raise the lowest card that can rise.
+    int i = 0;
+    while (i < W - 1 && c[i] + 1 == c[i + 1]) ++i;
+    if (i == W - 1 && c[i] + 1 == kStandardPack) break;
+    ++c[i];
+    for (int j = 0; j < i; ++j) c[j] = j;
+  }
+  // Slots no hand has (e.g. a suited three with a repeated rank) keep
+  // kUnset: no valid row reads them, and an invalid row reads slot 0.
+  return true;
+}
+
+}  // namespace
+
+void BestOfTable::build_by_rank(std::size_t width, Lazy& into) const {
+  const bool consistent = width == 4 ? fill_by_rank<4>(into.keys->data(), into.by_rank)
+                                     : fill_by_rank<5>(into.keys->data(), into.by_rank);
+  if (!consistent) into.by_rank.clear();
 }
 
 BestKey BestOfTable::key(const Card* cards, std::size_t width, const std::string& where) const {
@@ -278,6 +332,7 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
                                    BestKey* out, int threads, const CancelFlag* cancel) const {
   throw_if_cancelled(cancel);
   const BestKey* table = keys(width);
+  const BestKey* by_rank = width >= 4 ? by_rank_keys(width) : nullptr;
   const auto pack = static_cast<unsigned>(pack_size());
   bool avx2 = false;
 #if defined(PRIAL_HAVE_X86_KERNELS)
@@ -289,12 +344,13 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
 #if defined(PRIAL_HAVE_X86_KERNELS)
     if (avx2) {
       return (width == 4 ? best_of_four_rows_avx2 : best_of_five_rows_avx2)(h, end - begin, out + begin, table,
-                                                                            pack);
+                                                                            by_rank, pack);
     }
 #endif
     return best_of_rows_scalar(h, end - begin, width, out + begin, table, pack);
   };
   (void)avx2;
+  (void)by_rank;
   std::atomic<bool> any_bad{false};
   parallel_chunks(rows, threads, kKeyChunk, cancel, [&](std::size_t begin, std::size_t end) {
     if (key_rows(begin, end)) any_bad = true;

@@ -2,6 +2,7 @@
 // CPU check (kernels.hpp).
 #include <immintrin.h>
 
+#include "avx2_loads.hpp"
 #include "prial/kernels.hpp"
 
 namespace prial {
@@ -27,14 +28,6 @@ struct Deinterleave {
   }
 };
 constexpr Deinterleave kDeinterleave{};
-
-// (Two loads and an insert rather than _mm256_loadu2_m128i, which some
-// compilers' headers lack; the instructions are the same.)
-inline __m256i load_lanes(const Card* low, const Card* high) {
-  const __m128i low_lane = _mm_loadu_si128(reinterpret_cast<const __m128i*>(low));
-  const __m128i high_lane = _mm_loadu_si128(reinterpret_cast<const __m128i*>(high));
-  return _mm256_inserti128_si256(_mm256_castsi128_si256(low_lane), high_lane, 1);
-}
 
 // Colex slot of 16 hands from their sorted cards in 16-bit lanes:
 // C(m,2) = m(m-1)/2 and C(t,3) = C(t,2)(t-2)/3, the exact division by 3 done

@@ -70,14 +70,21 @@ std::size_t showdown_batch(const Evaluator& ev, const BestOfTable& table, const 
     });
   }
   const BestKey* keys = table.keys(width);  // built once here, not raced for by the worker threads
-  auto kernel = best_of_see_rows_scalar;
 #if defined(PRIAL_HAVE_X86_KERNELS)
-  if (simd_level() >= SimdLevel::kAvx2) kernel = best_of_see_rows_avx2;
+  const BestKey* by_rank = table.by_rank_keys(width);
+  const bool avx2 = simd_level() >= SimdLevel::kAvx2;
 #endif
-  return showdown_rows(seer, seen, rows, width, pack, threads, cancel, [&](std::size_t begin, std::size_t end) {
-    return kernel(seer + width * begin, seen + width * begin, end - begin, width, out + begin, keys,
-                  static_cast<unsigned>(pack));
-  });
+  const auto see = [&](std::size_t begin, std::size_t end) {
+#if defined(PRIAL_HAVE_X86_KERNELS)
+    if (avx2) {
+      return best_of_see_rows_avx2(seer + width * begin, seen + width * begin, end - begin, width, out + begin,
+                                   keys, by_rank, static_cast<unsigned>(pack));
+    }
+#endif
+    return best_of_see_rows_scalar(seer + width * begin, seen + width * begin, end - begin, width, out + begin,
+                                   keys, static_cast<unsigned>(pack));
+  };
+  return showdown_rows(seer, seen, rows, width, pack, threads, cancel, see);
 }
 
 std::string explain_showdown_row(int pack_size, const Card* seer, const Card* seen, std::size_t row,

@@ -23,6 +23,30 @@ def test_every_kernel_level_agrees(simd_level, brag, four_card_hands, five_card_
         assert np.array_equal(brag.best_of_batch(odd, threads=1), reference_keys(brag, odd))
 
 
+# Rulesets without wild cards read the by-rank tables (ranks and suit
+# pattern); between them these move flushes below or above pairs, reverse
+# the order, and move A-2-3 and the top prial.
+NATURAL_RULESETS = [
+    prial.Rules(lowball=True),
+    prial.Rules(preset="three_card_poker"),
+    prial.Rules(ace_two_three="bottom", top_prial="ace"),
+]
+_REFERENCE: dict[tuple[str, int], np.ndarray] = {}
+
+
+@pytest.mark.parametrize("rules", NATURAL_RULESETS, ids=repr)
+@pytest.mark.parametrize("width", [4, 5])
+def test_every_hand_of_natural_rulesets(simd_level, rules, width, four_card_hands, five_card_hands):
+    # Every four- and five-card hand, so every by-rank slot a hand can
+    # reach is read at least once.
+    ev = prial.Evaluator(rules)
+    hands = four_card_hands if width == 4 else five_card_hands
+    key = (repr(rules), width)
+    if key not in _REFERENCE:
+        _REFERENCE[key] = reference_keys(ev, hands)
+    assert np.array_equal(ev.best_of_batch(hands), _REFERENCE[key])
+
+
 def test_every_kernel_level_with_jokers(simd_level):
     ev = prial.Evaluator(prial.Rules(jokers=3, wild="deuces"))
     for width in (4, 5):

@@ -24,6 +24,18 @@
 // three jokers; 15.3 MB at most for both).  Each width is built on first
 // use, once per ruleset, and shared.
 //
+// By-rank tables (rulesets without wild cards): the key of four or five
+// natural cards depends only on their ranks and on which of them share a
+// suit three or more times (only a suited three can be a flush), so a
+// second, much smaller copy is indexed by
+//   by_rank_slot = multiset * suit_patterns(width) + suit_pattern
+// where multiset is the colex rank of the sorted ranks r0 <= r1 <= ...
+// (that of the strictly increasing r_i + i: C(16,4) = 1,820 and
+// C(17,5) = 6,188 multisets) and suit_pattern names the cards, by their
+// place in sorted order, of the suit held three or more times (0: none;
+// kSuitPattern below).  The five-card copy is 421 KB against 10.4 MB, so
+// its loads hit the core's own cache instead of memory.
+//
 // Batch kernels: a sorting network, the colex slot and one load per hand,
 // slots computed a block ahead of the loads so that their cache misses
 // overlap; four- and five-card hands use AVX2 kernels (eight hands a
@@ -73,6 +85,26 @@ inline constexpr Strength strength_of_key(BestKey key) noexcept {
   return static_cast<Strength>(key >> kStrengthShift);
 }
 
+// The suit pattern of a hand from the places (bit i: card i in sorted
+// order) its most held suit occupies: 0 unless three or more, and then an
+// id, the four-card places (bits 0..3) first: 1..5 for four cards, 1..16
+// for five.  (Plain arrays: the SIMD translation unit reads them too.)
+struct SuitPatterns {
+  std::uint8_t of_places[32]{};
+  unsigned count[6]{};  // patterns, 0 included, of a hand of 4 or 5 cards (by width)
+  constexpr SuitPatterns() {
+    unsigned next = 1;
+    for (unsigned width = 4; width <= 5; ++width) {
+      for (unsigned places = 0; places < (1u << width); ++places) {
+        const unsigned held = (places & 1) + (places >> 1 & 1) + (places >> 2 & 1) + (places >> 3 & 1) + (places >> 4 & 1);
+        if (held >= 3 && of_places[places] == 0) of_places[places] = static_cast<std::uint8_t>(next++);
+      }
+      count[width] = next;
+    }
+  }
+};
+inline constexpr SuitPatterns kSuitPattern{};
+
 // The full answer for one hand: which three to keep and why.
 struct BestChoice {
   std::array<Card, 3> kept{};       // strongest first (highest card index first)
@@ -110,6 +142,9 @@ class BestOfTable {
   // is the three-card strength shifted into place.
   const BestKey* keys(std::size_t width) const;
   std::size_t slots(std::size_t width) const;
+  // The by-rank copy of width 4 or 5 (see above), built with keys(width);
+  // nullptr for a ruleset with wild cards.
+  const BestKey* by_rank_keys(std::size_t width) const;
   // Seconds spent building each width's table (0 until built).
   double build_seconds(std::size_t width) const;
 
@@ -137,10 +172,12 @@ class BestOfTable {
   struct Lazy {
     std::once_flag once;
     std::unique_ptr<KeyBuffer> keys;
+    std::vector<BestKey> by_rank;  // empty: none (width 3, or wild cards)
     double seconds = 0;
   };
   Lazy& lazy(std::size_t width) const;
   void build(std::size_t width, Lazy& into) const;
+  void build_by_rank(std::size_t width, Lazy& into) const;
 
   std::shared_ptr<const ThreeCardTable> three_;
   mutable std::array<Lazy, 3> lazy_;  // widths 3, 4, 5
@@ -166,12 +203,15 @@ bool best_of_rows_scalar(const Card* hands, std::size_t rows, std::size_t width,
 bool best_of_see_rows_scalar(const Card* seer, const Card* seen, std::size_t rows, std::size_t width,
                              std::uint8_t* out, const BestKey* table, unsigned pack) noexcept;
 #if defined(PRIAL_HAVE_X86_KERNELS)
+// The AVX2 kernels read `by_rank` (by_rank_keys()) by by-rank slot when it
+// is not null, else `table` by colex slot.
 bool best_of_four_rows_avx2(const Card* hands, std::size_t rows, BestKey* out, const BestKey* table,
-                            unsigned pack) noexcept;
+                            const BestKey* by_rank, unsigned pack) noexcept;
 bool best_of_five_rows_avx2(const Card* hands, std::size_t rows, BestKey* out, const BestKey* table,
-                            unsigned pack) noexcept;
+                            const BestKey* by_rank, unsigned pack) noexcept;
 bool best_of_see_rows_avx2(const Card* seer, const Card* seen, std::size_t rows, std::size_t width,
-                           std::uint8_t* out, const BestKey* table, unsigned pack) noexcept;
+                           std::uint8_t* out, const BestKey* table, const BestKey* by_rank,
+                           unsigned pack) noexcept;
 #endif
 
 // True when some card appears in both `width`-card hands (each hand's own
