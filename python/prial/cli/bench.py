@@ -313,14 +313,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sections = [section(ev, args) for section in SECTIONS]
     by_name = {f.name: f for section in sections for f in section.figures}
 
-    def ratio(f: Figure) -> float | None:
-        if not f.baseline or f.seconds <= 0:
+    def over(f: Figure, other: str | None) -> float | None:
+        """f's rate over the named figure's (its ratio, or its vs rate); the
+        same as that figure's time per item over f's."""
+        if not other or f.seconds <= 0 or by_name[other].seconds <= 0:
             return None
-        base = by_name[f.baseline]
-        return (base.seconds / base.items) / (f.seconds / f.items)
-
-    def rate_ratio(f: Figure) -> float | None:
-        return f.rate / by_name[f.rate_of].rate if f.rate_of else None
+        return f.rate / by_name[other].rate
 
     if args.json:
         print(json.dumps({
@@ -328,8 +326,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "rules": repr(ev.rules),
             "simd_level": _core.simd_level(),
             "repeat": args.repeat,
-            "figures": [dict(asdict(f), section=section.title, rate=f.rate, ratio_to_baseline=ratio(f),
-                             rate_ratio=rate_ratio(f))
+            "figures": [dict(asdict(f), section=section.title, rate=f.rate, ratio_to_baseline=over(f, f.baseline),
+                             rate_ratio=over(f, f.rate_of))
                         for section in sections for f in section.figures],
         }, indent=2))
         return 0
@@ -344,7 +342,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         stated = any(f.rate_of for f in section.figures)
         rows = []
         for f in section.figures:
-            r, v = ratio(f), rate_ratio(f)
+            r, v = over(f, f.baseline), over(f, f.rate_of)
             rows.append((f.name, f"{f.items:,}", format_rate(f), f"{f.seconds * 1e3:,.1f} ms",
                          f"{r:.2f}x" if r is not None else "",
                          *([f"{v:.2f}x" if v is not None else ""] if stated else [])))
