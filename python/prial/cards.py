@@ -17,6 +17,10 @@ CardsLike = str | Sequence[int]
 
 def cards_of(value: CardsLike, where: str) -> list[int]:
     """Card indices from text or indices; errors are prefixed with ``where``."""
+    if isinstance(value, (str, list, tuple)) and not value:
+        # No cards (a common default, e.g. no dead cards): nothing to parse,
+        # and parsing nothing costs as long as a small exact count.
+        return []
     try:
         if isinstance(value, str):
             return parse_cards(value)

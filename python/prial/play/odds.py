@@ -69,9 +69,7 @@ def equity(
     cards = cards_of(hand, "hand")
     if len(cards) not in (3, 4, 5):
         raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
-    # No dead cards is the common case, and a heads-up equity takes about
-    # as long as parsing them would.
-    dead_cards = [] if isinstance(dead, tuple) and not dead else cards_of(dead, "dead")
+    dead_cards = cards_of(dead, "dead")
     if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
         raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}", field="opponents")
     unseen = ev.pack_size - len(cards) - len(dead_cards)
