@@ -228,7 +228,7 @@ std::uint32_t by_rank_slot(const int (&c)[W]) noexcept {
   }
   unsigned pattern = 0;
   for (const unsigned places : suit_places) pattern += kSuitPattern.of_places[places];
-  return multiset * kSuitPattern.count[W] + pattern;
+  return pattern * kSuitPattern.multisets[W] + multiset;
 }
 
 // Every W-card combination of the standard pack in colex order, its key
@@ -237,7 +237,8 @@ std::uint32_t by_rank_slot(const int (&c)[W]) noexcept {
 template <int W>
 bool fill_by_rank(const BestKey* keys, std::vector<BestKey>& by_rank) {
   constexpr unsigned kUnset = ~0u;
-  by_rank.assign(static_cast<std::size_t>(kBinomial(13 + W - 1, W)) * kSuitPattern.count[W], kUnset);
+  static_assert(kSuitPattern.multisets[W] == kBinomial(13 + W - 1, W), "rank multisets");
+  by_rank.assign(std::size_t{kSuitPattern.multisets[W]} * kSuitPattern.count[W], kUnset);
   int c[W];
   for (int i = 0; i < W; ++i) c[i] = i;
   for (std::size_t slot = 0;; ++slot) {

@@ -54,8 +54,8 @@ inline __m256i colex_lanes(const __m256i (&t)[Width]) {
   return slot;
 }
 
-// The by-rank slot (bestof.hpp) of sorted cards: the colex rank of
-// rank_i + i, times the pattern count, plus the suit pattern.  Each lane
+// The by-rank slot (bestof.hpp) of sorted cards: the suit pattern times
+// the multiset count, plus the colex rank of rank_i + i.  Each lane
 // first collects the places every suit holds, byte s for suit s; two
 // 16-entry byte shuffles map each byte to its pattern id (bit 4 picks the
 // table), and at most one byte of a lane is not 0, so their sum is the id.
@@ -77,8 +77,8 @@ inline __m256i by_rank_lanes(const __m256i (&c)[Width]) {
   const __m256i ids = _mm256_blendv_epi8(_mm256_shuffle_epi8(table(0), places),
                                          _mm256_shuffle_epi8(table(16), places), _mm256_slli_epi16(places, 3));
   const __m256i pattern = _mm256_madd_epi16(_mm256_maddubs_epi16(ids, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
-  const __m256i patterns = _mm256_set1_epi32(static_cast<int>(kSuitPattern.count[Width]));
-  return _mm256_add_epi32(_mm256_mullo_epi32(colex_lanes(t), patterns), pattern);
+  const __m256i multisets = _mm256_set1_epi32(static_cast<int>(kSuitPattern.multisets[Width]));
+  return _mm256_add_epi32(_mm256_mullo_epi32(pattern, multisets), colex_lanes(t));
 }
 
 // What a vector pass gives for eight hands: their slots, a 32-bit mask per

@@ -28,14 +28,16 @@
 // natural cards depends only on their ranks and on which of them share a
 // suit three or more times (only a suited three can be a flush), so a
 // second, much smaller copy is indexed by
-//   by_rank_slot = multiset * suit_patterns(width) + suit_pattern
+//   by_rank_slot = suit_pattern * multisets(width) + multiset
 // where multiset is the colex rank of the sorted ranks r0 <= r1 <= ...
 // (that of the strictly increasing r_i + i: C(16,4) = 1,820 and
 // C(17,5) = 6,188 multisets) and suit_pattern names the cards, by their
 // place in sorted order, of the suit held three or more times (0: none;
 // kSuitPattern below).  The five-card copy is 421 KB against 10.4 MB, so
-// its loads hit the core's own cache instead of memory.
-//
+// its loads hit the core's own cache instead of memory; pattern-major, so
+// the keys of hands with no suited three (most hands: 82% of four cards,
+// 63% of five) lie together in 7 and 25 KB.
+
 // Batch kernels: a sorting network, the colex slot and one load per hand,
 // slots computed a block ahead of the loads so that their cache misses
 // overlap; four- and five-card hands use AVX2 kernels (eight hands a
@@ -91,7 +93,8 @@ inline constexpr Strength strength_of_key(BestKey key) noexcept {
 // for five.  (Plain arrays: the SIMD translation unit reads them too.)
 struct SuitPatterns {
   std::uint8_t of_places[32]{};
-  unsigned count[6]{};  // patterns, 0 included, of a hand of 4 or 5 cards (by width)
+  unsigned count[6]{};      // patterns, 0 included, of a hand of 4 or 5 cards (by width)
+  unsigned multisets[6]{};  // rank multisets of 4 or 5 cards: C(13 + width - 1, width)
   constexpr SuitPatterns() {
     unsigned next = 1;
     for (unsigned width = 4; width <= 5; ++width) {
@@ -101,6 +104,8 @@ struct SuitPatterns {
       }
       count[width] = next;
     }
+    multisets[4] = 1820;
+    multisets[5] = 6188;
   }
 };
 inline constexpr SuitPatterns kSuitPattern{};
