@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -71,6 +73,55 @@ def test_three_card_poker_ranking():
     assert bets(r)["ante"] == ("lose", -1)
 
 
+def test_a_three_card_poker_table_plays_by_its_ranking():
+    # Straight flush 5, three of a kind 4, straight 1; the table's own game
+    # unless one is named.
+    r = prial.settle_casino("4h 3h 2h", "Ac Ad As", 1, 1, paytable="three_card_poker_1_4_6_30_40")
+    assert bets(r)["ante"] == ("win", 1) and bets(r)["ante_bonus"] == ("win", 5)
+    r = prial.settle_casino("5s 5h 5d", "Ac Kd 2c", 1, 1, pair_bonus=1, paytable="three_card_poker_1_4_6_30_40")
+    assert bets(r)["ante_bonus"] == ("win", 4) and bets(r)["pair_bonus"] == ("win", 30)
+    r = prial.settle_casino("4h 3h 2h", "Ac Ad As", 1, 1, paytable="three_card_poker_1_4_6_30_40", game="brag")
+    assert bets(r)["ante"] == ("lose", -1)
+
+
+def test_mini_royal_lines():
+    r = prial.settle_casino("Qs As Ks", "2c 2d 5h", 1, 1, pair_bonus=2, paytable=EVERY_OPTION)
+    assert bets(r)["ante_bonus"] == ("win", 50) and bets(r)["pair_bonus"] == ("win", 200)
+    assert {b.note for b in r.bets} >= {"Mini royal pays 50:1", "Mini royal pays 100:1"}
+    # Not suited, or another running flush: the category's line.
+    r = prial.settle_casino("Qs Ah Ks", "2c 2d 5h", 1, 1, pair_bonus=2, paytable=EVERY_OPTION)
+    assert bets(r)["ante_bonus"] == ("win", 1) and bets(r)["pair_bonus"] == ("win", 12)
+    r = prial.settle_casino("Qs Js Ks", "2c 2d 5h", 1, 1, pair_bonus=2, paytable=EVERY_OPTION)
+    assert bets(r)["ante_bonus"] == ("win", 5) and bets(r)["pair_bonus"] == ("win", 80)
+    # A table without the lines pays a mini royal as a running flush.
+    r = prial.settle_casino("Qs As Ks", "2c 2d 5h", 1, 1, pair_bonus=2, paytable="three_card_poker_1_4_6_30_40")
+    assert bets(r)["ante_bonus"] == ("win", 5) and bets(r)["pair_bonus"] == ("win", 80)
+
+
+@pytest.mark.parametrize("on_fold, pair", [("settles", ("win", 2)), ("forfeited", ("lose", -2))])
+def test_pair_bonus_when_the_player_folds(on_fold, pair):
+    table = dataclasses.replace(prial.PAYTABLES["three_card_poker_1_4_6_30_40"], pair_bonus_on_fold=on_fold)
+    r = prial.settle_casino("Qs Qh 4d", "Ac Kd 2c", 10, None, pair_bonus=2, paytable=table)
+    assert r.folded and bets(r) == {"ante": ("lose", -10), "pair_bonus": pair}
+    # A player who plays is paid either way.
+    r = prial.settle_casino("Qs Qh 4d", "Ac Kd 2c", 10, 10, pair_bonus=2, paytable=table)
+    assert bets(r)["pair_bonus"] == ("win", 2)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"game": "poker"}, "game must be one of brag, three_card_poker; got 'poker'"),
+    ({"pair_bonus_on_fold": "kept"}, "pair_bonus_on_fold must be one of settles, forfeited; got 'kept'"),
+    ({"ante_mini_royal": -5}, "ante_mini_royal must be an integer >= 0, got -5"),
+    ({"pair_mini_royal": 2.5}, "pair_mini_royal must be an integer >= 0, got 2.5"),
+    ({"play_multiple": 0}, "play_multiple must be an integer >= 1, got 0"),
+])
+def test_bad_paytable_options(changes, message):
+    with pytest.raises(InvalidHandError, match=re.escape(message)):
+        prial.Paytable.make("bad", {}, {}, **changes)
+    with pytest.raises(InvalidHandError, match=re.escape(message)):
+        dataclasses.replace(prial.CASINO_BRAG_PAYTABLE, **changes)
+
+
 def test_play_multiple_configurable():
     double = prial.Paytable.make("double", {Category.PRIAL: 5}, {Category.PAIR: 1}, play_multiple=2)
     r = prial.settle_casino("Ks 9h 4d", "Qc 3d 2h", 10, 20, paytable=double)
@@ -126,22 +177,69 @@ def _edge_by_suit_classes(paytable: prial.Paytable, game: str) -> tuple[Fraction
     for canon, weight in classes.items():
         mask = sum(1 << c for c in canon)
         mine = ev.evaluate(list(canon))
+        # A suited A-K-Q, its own line where the table has one.
+        royal = sorted(c // 4 for c in canon) == [10, 11, 12] and len({c % 4 for c in canon}) == 1
+        ante_pays, pair_pays = (paytable.ante_bonus, paytable.ante_mini_royal), (paytable.pair_bonus,
+                                                                                 paytable.pair_mini_royal)
+        ante_line, pair_line = (line if royal and line is not None else dict(lines).get(mine.category, 0)
+                                for lines, line in (ante_pays, pair_pays))
         free = (masks & np.uint64(mask)) == 0
         s, q = strength[free], qualifies[free]
         play = (np.where(~q, 1, np.where(mine.strength > s, 1 + m, np.where(mine.strength < s, -1 - m, 0))).sum()
-                + paytable.ante_pays(mine.category) * len(s))
+                + ante_line * len(s))
         ante_total += weight * Fraction(max(int(play), -len(s)), len(s))
-        pays = paytable.pair_pays(mine.category)
-        pair_total += weight * (pays if pays else -1)
+        folds = play < -len(s)
+        pair_total += weight * (-1 if folds and paytable.pair_bonus_on_fold == "forfeited"
+                                else pair_line if pair_line else -1)
     return -ante_total / len(hands), -Fraction(pair_total, len(hands))
 
 
+def _folded_hands() -> int:
+    """Three Card Poker hands below Q-6-4 (the weakest hand worth playing)."""
+    ev = prial.Evaluator(prial.Rules(preset="three_card_poker"))
+    threshold = ev.evaluate("Qc 6d 4h").strength
+    return sum(ev.evaluate(list(h)).strength < threshold for h in itertools.combinations(range(52), 3))
+
+
+# A table with every option: mini royal lines on both bonuses, and a pair
+# bonus that pays a high card, so that forfeiting it on folding changes its
+# edge.
+EVERY_OPTION = prial.Paytable.make(
+    "every_option", {Category.RUNNING_FLUSH: 5, Category.PRIAL: 4, Category.RUN: 1},
+    {Category.HIGH_CARD: 1, Category.PAIR: 1, Category.FLUSH: 4, Category.RUN: 6, Category.PRIAL: 30,
+     Category.RUNNING_FLUSH: 40}, game="three_card_poker", ante_mini_royal=50, pair_mini_royal=100,
+    pair_bonus_on_fold="forfeited")
+TABLES = {**prial.PAYTABLES, EVERY_OPTION.name: EVERY_OPTION}
+
+
 @pytest.mark.parametrize("game", ["brag", "three_card_poker"])
-@pytest.mark.parametrize("name", sorted(prial.PAYTABLES))
+@pytest.mark.parametrize("name", sorted(TABLES))
 def test_house_edge_matches_an_independent_count(name, game):
-    edge = prial.house_edge(name, game)
-    ante, pair = _edge_by_suit_classes(prial.PAYTABLES[name], game)
+    edge = prial.house_edge(TABLES[name], game)
+    ante, pair = _edge_by_suit_classes(TABLES[name], game)
     assert edge.ante == ante and edge.pair_bonus == pair
+
+
+def test_forfeiting_the_pair_bonus_on_folding_takes_what_folded_hands_would_win():
+    settles = dataclasses.replace(EVERY_OPTION, pair_bonus_on_fold="settles")
+    forfeited, settled = prial.house_edge(EVERY_OPTION), prial.house_edge(settles)
+    # Every folded hand is a high card below the threshold, paid 1:1 here
+    # when it settles and lost when forfeited: 2 units a folded hand.
+    assert forfeited.ante == settled.ante
+    assert forfeited.pair_bonus - settled.pair_bonus == Fraction(2 * _folded_hands(), 22100)
+
+
+@pytest.mark.parametrize("name, ante, pair", [
+    # Three Card Poker's published edges: the ante with the 1-4-5 ante bonus,
+    # and the Pair Plus tables (Wizard of Odds' figures, to two decimals).
+    ("three_card_poker_1_4_6_30_40", 3.37, 2.32),
+    ("three_card_poker_1_3_6_30_40", 3.37, 7.28),
+    ("three_card_poker_1_4_6_25_40", 3.37, 3.49),
+])
+def test_published_three_card_poker_edges(name, ante, pair):
+    edge = prial.house_edge(name)
+    assert edge.game == "three_card_poker"
+    assert (round(100 * float(edge.ante), 2), round(100 * float(edge.pair_bonus), 2)) == (ante, pair)
 
 
 def test_known_published_figures():

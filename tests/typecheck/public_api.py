@@ -156,7 +156,12 @@ def casino() -> None:
     ante: Fraction = edge.ante
     standard: HouseEdge = prial.house_edge(prial.CASINO_BRAG_PAYTABLE)
     other: Paytable = prial.PAIR_PLUS_1_4_6_30_40
-    del net, outcomes, pays, ante, standard, other
+    poker = Paytable.make("poker", {Category.RUNNING_FLUSH: 5}, {Category.PAIR: 1}, game="three_card_poker",
+                          ante_mini_royal=50, pair_mini_royal=None, pair_bonus_on_fold="forfeited")
+    royal: int = poker.ante_pays(Category.RUNNING_FLUSH, True)
+    game: str = prial.house_edge("three_card_poker_1_4_6_30_40").game
+    folded: CasinoResult = prial.settle_casino("Qs Qh 4d", "Ac Kd 2c", 1, None, 1, paytable=poker, game=None)
+    del net, outcomes, pays, ante, standard, other, royal, game, folded
 
 
 def odds() -> None:
