@@ -5,6 +5,7 @@ every failure in one line with the right exit status."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -209,6 +210,16 @@ def test_casino_three_card_poker_and_its_pay_table(capsys, grpc_server):
     data = json.loads(call(capsys, grpc_server, *argv))
     assert data == prial.settle_casino("Ah Kh Qh", "Jc Jd 4s", 1, 1, 1, game="three_card_poker",
                                        paytable="pair_plus_1_4_6_30_40").to_dict()
+
+
+@pytest.mark.parametrize("on_fold", ["settles", "forfeited"])
+def test_casino_pair_bonus_on_fold_and_the_tables_own_game(capsys, grpc_server, on_fold):
+    argv = ["casino", "4h 3h 2h", "Ac Ad As", "--paytable", "three_card_poker_1_4_6_30_40", "--pair-bonus", "2",
+            "--fold", "--pair-bonus-on-fold", on_fold, "--json"]
+    data = json.loads(call(capsys, grpc_server, *argv))
+    table = dataclasses.replace(prial.PAYTABLES["three_card_poker_1_4_6_30_40"], pair_bonus_on_fold=on_fold)
+    assert data == prial.settle_casino("4h 3h 2h", "Ac Ad As", 1, None, 2, paytable=table).to_dict()
+    assert data["net"] == (-1 - 2 if on_fold == "forfeited" else -1 + 2 * 40)
 
 
 def test_equity_is_the_table_of_odds_hand(capsys, grpc_server):

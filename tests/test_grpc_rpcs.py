@@ -176,6 +176,15 @@ CASINO = [
     (("3s 2s As", "Qc Jd 9h", 10, 10), {"game": "three_card_poker", "pair_bonus": 1}),
     (("5s 5d 5h", "Qc Jd 9h", 4, 8), {"pair_bonus": 2, "paytable": prial.Paytable.make(
         "house", {Category.PRIAL: 7}, {Category.PRIAL: 50, Category.PAIR: 2}, play_multiple=2)}),
+    # A named Three Card Poker table plays by its own ranking unless told.
+    (("4h 3h 2h", "Ac Ad As", 1, 1), {"pair_bonus": 1, "paytable": "three_card_poker_1_3_6_30_40"}),
+    (("4h 3h 2h", "Ac Ad As", 1, 1), {"paytable": "three_card_poker_1_3_6_30_40", "game": "brag"}),
+    # Every option of a custom table goes over the wire.
+    (("Qs As Ks", "2c 2d 5h", 3, 6), {"pair_bonus": 2, "paytable": prial.Paytable.make(
+        "house", {Category.RUNNING_FLUSH: 5}, {Category.PAIR: 1}, play_multiple=2, game="three_card_poker",
+        ante_mini_royal=50, pair_mini_royal=0, pair_bonus_on_fold="forfeited")}),
+    (("Qs Qh 4d", "2c 2d 5h", 3, None), {"pair_bonus": 2, "paytable": prial.Paytable.make(
+        "house", {}, {Category.PAIR: 1}, pair_bonus_on_fold="forfeited")}),
 ]
 
 

@@ -44,6 +44,7 @@ from .service.convert import (
     GAMES,
     OBJECTIVES,
     cards_to_proto,
+    number,
     paytable_to_proto,
     result_from_proto,
     rules_to_proto,
@@ -358,7 +359,7 @@ class Client(_Connection):
         return self._unary(_crash_showdown_call(players, scoring, min_category, rules), timeout)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
-                      pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str = "brag",
+                      pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str | None = None,
                       timeout: float | None = None) -> CasinoResult:
         """``prial.settle_casino(...)`` on the server."""
         return self._unary(_settle_casino_call(player, dealer, ante, play, pair_bonus, paytable, game), timeout)
@@ -475,7 +476,7 @@ class AsyncClient(_Connection):
 
     async def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                             pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
-                            game: str = "brag", timeout: float | None = None) -> CasinoResult:
+                            game: str | None = None, timeout: float | None = None) -> CasinoResult:
         """As ``Client.settle_casino``."""
         return await self._unary(_settle_casino_call(player, dealer, ante, play, pair_bonus, paytable, game),
                                  timeout)
@@ -541,7 +542,7 @@ def _partition_call(cards: CardsLike, hands: int, objective: str, min_category: 
                     opponents: int, crash_value: float, rules: Rules | None) -> _Call[Split]:
     request = pb.PartitionRequest(
         rules=rules_to_proto(rules), cards=cards_to_proto(cards, "cards"), hands=hands,
-        objective=_number(OBJECTIVES, objective, "objective"), opponents=opponents, crash_value=crash_value)
+        objective=number(OBJECTIVES, objective, "objective"), opponents=opponents, crash_value=crash_value)
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return _result_call("Partition", request, Split)
@@ -587,11 +588,11 @@ def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence
 
 
 def _settle_casino_call(player: CardsLike, dealer: CardsLike, ante: int, play: int | None, pair_bonus: int,
-                        paytable: Paytable | str, game: str) -> _Call[CasinoResult]:
+                        paytable: Paytable | str, game: str | None) -> _Call[CasinoResult]:
     request = pb.SettleCasinoRequest(
         player=cards_to_proto(player, "player"), dealer=cards_to_proto(dealer, "dealer"),
         ante=_chips(ante, "ante"), play=None if play is None else _chips(play, "play"),
-        pair_bonus=_chips(pair_bonus, "pair_bonus"), game=_number(GAMES, game, "game"))
+        pair_bonus=_chips(pair_bonus, "pair_bonus"), game=0 if game is None else number(GAMES, game, "game"))
     if isinstance(paytable, str):
         request.paytable_name = paytable
     else:
@@ -702,14 +703,6 @@ def _hand_array(hands: npt.NDArray[np.uint8], widths: tuple[int, ...], field: st
 
 def _hand_bytes(hands: npt.NDArray[np.uint8], widths: tuple[int, ...], field: str) -> bytes:
     return _hand_array(hands, widths, field).tobytes()
-
-
-def _number(table: dict[int, str | None], option: str, field: str) -> int:
-    for number, name in table.items():
-        if number and name == option:
-            return number
-    raise InvalidHandError(f"{field} must be one of {', '.join(sorted({n for n in table.values() if n}))}; "
-                           f"got {option!r}", field=field)
 
 
 def _category_number(category: Category | int | str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import sys
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..errors import InvalidHandError
 from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult
-from ..play.casino import GAMES
+from ..play.casino import GAMES, PAIR_BONUS_ON_FOLD, Paytable
 from . import hands, play
 from .common import (
     CHIPS,
@@ -106,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Score a round of thirteen-card Brag, Crash (docs/rules.md, \"Crash scoring\"): the players' hands "
         "meet position by position. Players are numbered 1.. in the order given. RPC CrashShowdown.",
         crash_arguments, crash)
-    rpc("casino", "settle a casino Brag hand (SettleCasino)",
+    rpc("casino", "settle a casino Brag or Three Card Poker hand (SettleCasino)",
         "Settle a hand of casino Brag or Three Card Poker against the dealer: the ante and play bets, the "
         "ante bonus and the pair bonus side bet (docs/rules.md, \"Casino settlement\"). RPC SettleCasino.",
         casino_arguments, casino)
@@ -406,18 +407,22 @@ def casino_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the pair bonus side bet (default 0: none)")
     parser.add_argument("--paytable", choices=sorted(PAYTABLES), default=CASINO_BRAG_PAYTABLE.name,
                         help=f"the pay table (docs/rules.md, \"Pay tables\"; default {CASINO_BRAG_PAYTABLE.name})")
-    parser.add_argument("--game", choices=GAMES, default=GAMES[0],
-                        help=f"the hand ranking (default {GAMES[0]})")
+    parser.add_argument("--pair-bonus-on-fold", choices=PAIR_BONUS_ON_FOLD,
+                        help="whether a folded player's pair bonus settles or is forfeited (default: the pay table's)")
+    parser.add_argument("--game", choices=GAMES, help="the hand ranking (default: the pay table's)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def casino(args: argparse.Namespace, server: Remote) -> int:
     check_cards(args.player, "player")
     check_cards(args.dealer, "dealer")
-    play_bet = None if args.fold else (
-        args.ante * PAYTABLES[args.paytable].play_multiple if args.play is None else args.play)
+    table = PAYTABLES[args.paytable]
+    play_bet = None if args.fold else (args.ante * table.play_multiple if args.play is None else args.play)
+    paytable: Paytable | str = args.paytable
+    if args.pair_bonus_on_fold not in (None, table.pair_bonus_on_fold):
+        paytable = dataclasses.replace(table, pair_bonus_on_fold=args.pair_bonus_on_fold)
     result = server.settle_casino(args.player, args.dealer, args.ante, play_bet, args.pair_bonus,
-                                  paytable=args.paytable, game=args.game)
+                                  paytable=paytable, game=args.game)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0

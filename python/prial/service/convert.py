@@ -36,8 +36,19 @@ PRESETS = _from_enum("PRESET", tuple(rules_module.PRESETS), Rules.preset)
 ACE_TWO_THREE = _from_enum("ACE_TWO_THREE", rules_module.ACE_TWO_THREE, None)
 TOP_PRIAL = _from_enum("TOP_PRIAL", rules_module.TOP_PRIAL, None)
 WILD_TIES = _from_enum("WILD_TIES", rules_module.WILD_TIES, rules_module.WILD_TIES[0])
-GAMES = _from_enum("GAME", casino.GAMES, casino.GAMES[0])
+GAMES = _from_enum("GAME", casino.GAMES, None)  # None: the pay table's own game
+TABLE_GAMES = _from_enum("GAME", casino.GAMES, casino.GAMES[0])
+PAIR_BONUS_ON_FOLD = _from_enum("PAIR_BONUS_ON_FOLD", casino.PAIR_BONUS_ON_FOLD, casino.PAIR_BONUS_ON_FOLD[0])
 OBJECTIVES = _from_enum("OBJECTIVE", evaluator.OBJECTIVES, evaluator.OBJECTIVES[0])
+
+
+def number(table: dict[int, str | None], option: str, field: str) -> int:
+    """The enum number of an option (never PREFIX_UNSPECIFIED)."""
+    for value, name in table.items():
+        if value and name == option:
+            return value
+    raise InvalidHandError(f"{field} must be one of {', '.join(sorted({n for n in table.values() if n}))}; "
+                           f"got {option!r}", field=field)
 
 
 def choice(table: dict[int, str | None], value: int, field: str) -> str | None:
@@ -85,15 +96,22 @@ def paytable_from_proto(msg: pb.SettleCasinoRequest) -> Paytable | str:
         def pays(entries: Any, field: str) -> dict[Category, int]:
             return {_category(e.category, f"paytable.{field}"): e.pays for e in entries}
 
-        return Paytable.make(table.name, pays(table.ante_bonus, "ante_bonus"), pays(table.pair_bonus, "pair_bonus"),
-                             table.play_multiple or 1)
+        return Paytable.make(
+            table.name, pays(table.ante_bonus, "ante_bonus"), pays(table.pair_bonus, "pair_bonus"),
+            table.play_multiple or 1, game=str(choice(TABLE_GAMES, table.game, "paytable.game")),
+            ante_mini_royal=table.ante_mini_royal if table.HasField("ante_mini_royal") else None,
+            pair_mini_royal=table.pair_mini_royal if table.HasField("pair_mini_royal") else None,
+            pair_bonus_on_fold=str(choice(PAIR_BONUS_ON_FOLD, table.pair_bonus_on_fold, "paytable.pair_bonus_on_fold")))
     return CASINO_BRAG_PAYTABLE
 
 
 def paytable_to_proto(table: Paytable) -> pb.Paytable:
     pays = lambda entries: [pb.CategoryPays(category=int(c), pays=p) for c, p in entries]  # noqa: E731
     return pb.Paytable(name=table.name, ante_bonus=pays(table.ante_bonus), pair_bonus=pays(table.pair_bonus),
-                       play_multiple=table.play_multiple)
+                       play_multiple=table.play_multiple, game=number(TABLE_GAMES, table.game, "paytable.game"),
+                       ante_mini_royal=table.ante_mini_royal, pair_mini_royal=table.pair_mini_royal,
+                       pair_bonus_on_fold=number(PAIR_BONUS_ON_FOLD, table.pair_bonus_on_fold,
+                                                  "paytable.pair_bonus_on_fold"))
 
 
 def rules_from_proto(msg: pb.Rules) -> Rules:
