@@ -182,6 +182,8 @@ def test_crash_scores_like_the_library(capsys, grpc_server):
                                  text.split("/")[1].strip()) for n, text in enumerate(FULL_DECK_CRASH, 1)]
     expected = prial.crash_showdown(players, scoring=[4, 3, 2, 1], min_category="PAIR")
     assert data == expected.to_dict() and data["points"] == {"1": 10, "2": 0}
+    data = json.loads(call(capsys, grpc_server, "crash", *FULL_DECK_CRASH, "--crash-value", "2", "--json"))
+    assert data == prial.crash_showdown(players, crash_value=2).to_dict() and data["points"] == {"1": 6, "2": 0}
 
 
 def test_crash_fouls_and_six_pairs(capsys, grpc_server):

@@ -64,6 +64,37 @@ def test_crash_is_winning_every_position():
     assert r.crash == "a" and r.points == {"a": 4, "b": 0}
 
 
+@pytest.mark.parametrize("value", [0, 1, 3, 1000])
+def test_crash_value_scores_a_crash_and_nothing_else(value):
+    a = CrashPlayer("a", ["As Ad Ah", "Ks Kd Kh", "Qs Qd Qh", "Js Jd Jh"], "2c")
+    b = CrashPlayer("b", ["Ac 7d 7h", "Kc 8d 8h", "Qc 9d 9h", "Jc Td Th"], "2d")
+    r = prial.crash_showdown([a, b], scoring=[4, 3, 2, 1], crash_value=value)
+    assert r.crash == "a" and r.points == {"a": 10 + value, "b": 0}
+    assert {p.id: p.points for p in r.players} == r.points
+    # No crash: the same points whatever the value.
+    for value_given in (0, value):
+        assert prial.crash_showdown([STRONG_FIRST, STRONG_LATER], crash_value=value_given).points == {"a": 2, "b": 2}
+
+
+def test_partition_counts_the_same_crash_value():
+    # Expected points by partition are the positions' chances plus
+    # crash_value times the chance of a crash: linear in the value, as
+    # crash_showdown scores it.
+    deal = "As Ad Ah Ks Kd Kh Qs Qd Qh Js Jd Jh 2c"
+    splits = {v: prial.partition(deal, objective="expected_points", crash_value=float(v)) for v in (0, 1, 2)}
+    assert splits[0].hands == splits[1].hands == splits[2].hands
+    chance = splits[1].expected_points - splits[0].expected_points
+    assert 0 < chance <= 1
+    assert splits[2].expected_points - splits[0].expected_points == pytest.approx(2 * chance)
+
+
+@pytest.mark.parametrize("value", [-1, 1001, 1.5, True, "1"])
+def test_bad_crash_value(value):
+    with pytest.raises(prial.InvalidShowdownError, match="crash_value must be a whole number 0 to 1000") as info:
+        prial.crash_showdown([STRONG_FIRST, STRONG_LATER], crash_value=value)
+    assert info.value.field == "crash_value"
+
+
 def test_four_of_a_kind_bonus_best_four_only():
     # a uses all four fours; b all four aces: fours rank highest, so only a scores the bonus.
     a = CrashPlayer("a", ["4s 4d 4h", "4c 9d 9h", "Tc 7d 3h", "8c 6d 2h"], "5h")

@@ -153,6 +153,8 @@ CRASHES = [
     ([CrashPlayer("a", ["Kd Kh 4c", "As Ad Ah"], "2c"), CrashPlayer("b", ["Qs Qh 9d", "5c 4d 2h"], "3c")], {}),
     ([CrashPlayer("a", ["4s 4d 4h", "4c 9d 9h", "Tc 7d 3h", "8c 6d 2h"], "5h"),
       CrashPlayer("b", ["As Ad Ah", "Ac Kd Kh", "Qc Jd 5d", "9c 7h 2d"], "3d")], {"min_category": "PAIR"}),
+    ([CrashPlayer("a", ["As Ad Ah", "Ks Kd Kh", "Qs Qd Qh", "Js Jd Jh"], "2c"),
+      CrashPlayer("b", ["Ac 7d 7h", "Kc 8d 8h", "Qc 9d 9h", "Jc Td Th"], "2d")], {"crash_value": 3}),
 ]
 
 

@@ -331,6 +331,7 @@ void register_evaluator(py::module_& m) {
         "Seconds the evaluator's best-of key table for `width` cards took to build (benchmarks).");
 
   m.attr("OPPONENT_MODEL_DEALS") = kModelDeals;
+  m.attr("MAX_CRASH_VALUE") = static_cast<int>(kMaxCrashValue);
 
   // ---- SIMD level of the batch kernels (kernels.hpp) ----
   m.def("simd_level", [] { return std::string(simd_level_name(prial::simd_level())); },

@@ -12,6 +12,7 @@ from .results import BestHand, HandValue, Split
 
 __version__: str
 OPPONENT_MODEL_DEALS: int
+MAX_CRASH_VALUE: int
 MAX_JOKERS: int
 SIMD_LEVELS: tuple[str, ...]
 # Ranks 0..12 (0 a two, 12 an ace) in four-of-a-kind order, strongest first.

@@ -35,7 +35,7 @@ from .cards import CardsLike
 from .categories import Category, parse_category
 from .errors import InvalidHandError, InvalidShowdownError
 from .play.casino import CASINO_BRAG_PAYTABLE, Paytable
-from .play.crash import CrashPlayer
+from .play.crash import CrashPlayer, checked_crash_value
 from .play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
 from .play.showdown import Player
 from .results import Split
@@ -354,9 +354,9 @@ class Client(_Connection):
 
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
-                       timeout: float | None = None) -> CrashResult:
+                       crash_value: int = 0, timeout: float | None = None) -> CrashResult:
         """``prial.crash_showdown(...)`` on the server."""
-        return self._unary(_crash_showdown_call(players, scoring, min_category, rules), timeout)
+        return self._unary(_crash_showdown_call(players, scoring, min_category, rules, crash_value), timeout)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str | None = None,
@@ -470,9 +470,9 @@ class AsyncClient(_Connection):
 
     async def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                              min_category: Category | str | None = None, rules: Rules | None = None,
-                             timeout: float | None = None) -> CrashResult:
+                             crash_value: int = 0, timeout: float | None = None) -> CrashResult:
         """As ``Client.crash_showdown``."""
-        return await self._unary(_crash_showdown_call(players, scoring, min_category, rules), timeout)
+        return await self._unary(_crash_showdown_call(players, scoring, min_category, rules, crash_value), timeout)
 
     async def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                             pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
@@ -574,14 +574,15 @@ def _seer_wins(data: bytes) -> npt.NDArray[np.uint8]:
 
 
 def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence[int],
-                         min_category: Category | str | None, rules: Rules | None) -> _Call[CrashResult]:
+                         min_category: Category | str | None, rules: Rules | None,
+                         crash_value: int) -> _Call[CrashResult]:
     request = pb.CrashShowdownRequest(
         rules=rules_to_proto(rules),
         players=[pb.CrashPlayer(
             id=p.id, hands=[cards_to_proto(h, f"player {p.id!r} hand") for h in p.hands],
             discards=cards_to_proto(p.discards, f"player {p.id!r} discards"),
             declare_six_pairs=p.declare_six_pairs) for p in players],
-        weights=[] if scoring == "points" else list(scoring))
+        weights=[] if scoring == "points" else list(scoring), crash_value=checked_crash_value(crash_value))
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return _result_call("CrashShowdown", request, CrashResult)

@@ -164,6 +164,12 @@ def casino() -> None:
     del net, outcomes, pays, ante, standard, other, royal, game, folded
 
 
+def crash_value() -> None:
+    players = [prial.CrashPlayer("a", ["As Ad Ah"]), prial.CrashPlayer("b", ["Ks Kd Kh"])]
+    points: Mapping[str, int] = prial.crash_showdown(players, crash_value=1).points
+    del points
+
+
 def odds() -> None:
     table: Odds = prial.odds(Rules(lowball=True), cards=5)
     rows: Iterator[CategoryOdds] = iter(table)

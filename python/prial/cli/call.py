@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 import numpy as np
 
+from .._core import MAX_CRASH_VALUE
 from ..errors import InvalidHandError
 from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult
 from ..play.casino import GAMES, PAIR_BONUS_ON_FOLD, Paytable
@@ -343,6 +344,8 @@ def crash_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what positions 1 to 4 score (default 1 each), e.g. 4 3 2 1")
     parser.add_argument("--min-category", metavar="CATEGORY",
                         help="a hand below this category fouls, e.g. PAIR (a house rule)")
+    parser.add_argument("--crash-value", type=whole(0, MAX_CRASH_VALUE), default=0, metavar="POINTS",
+                        help="what a crash (every position won) scores beyond its positions (default 0)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(parser)
 
@@ -353,7 +356,7 @@ def crash(args: argparse.Namespace, server: Remote) -> int:
             raise InvalidHandError(f"--six-pairs {seat}: players are numbered 1..{len(args.players)}")
     players = [_crash_player(str(n), text, n in args.six_pairs) for n, text in enumerate(args.players, 1)]
     result = server.crash_showdown(players, scoring=args.weights or "points", min_category=args.min_category,
-                                   rules=rules_from_args(args))
+                                   rules=rules_from_args(args), crash_value=args.crash_value)
     if args.json:
         # Points in the players' order, as the server's map may not be.
         print(json.dumps({**result.to_dict(), "points": {p.id: result.points[p.id] for p in result.players}},

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 # Ranks (0 = deuce ... 12 = ace) strongest first for the four-of-a-kind
 # bonus (fours, then A, K ... 2): the core's order, which partition's
 # expected points use too.
-from .._core import FOUR_OF_A_KIND_ORDER
+from .._core import FOUR_OF_A_KIND_ORDER, MAX_CRASH_VALUE
 from ..cards import CardsLike, cards_of, check_no_shared_cards
 from ..categories import Category, parse_category
 from ..errors import InvalidShowdownError
@@ -54,6 +54,7 @@ def crash_showdown(
     scoring: str | Sequence[int] = "points",
     min_category: Category | str | None = None,
     rules: Rules | None = None,
+    crash_value: int = 0,
 ) -> CrashResult:
     """Score a Crash (thirteen-card Brag) round.
 
@@ -63,7 +64,10 @@ def crash_showdown(
     stick-up and nobody scores.  A player fouls, scores nothing and is out of
     every comparison when their hands are not in non-increasing order or one
     is below ``min_category`` (in the ruleset's category order).  Winning
-    all four positions is a crash.  A player whose hands use all four cards
+    all four positions is a crash, which scores ``crash_value`` points more
+    (default 0: its positions alone; the same ``crash_value`` as
+    ``Evaluator.partition``'s, so a split chosen by expected points counts
+    what this scoring pays).  A player whose hands use all four cards
     of a rank scores one bonus point; only the best such four at the table
     scores (4s highest, then A, K ... 2).  A thirteen-card straight (every
     rank A down to 2 among a player's thirteen cards) wins outright; a
@@ -72,6 +76,7 @@ def crash_showdown(
     """
     ev = evaluator_for(rules)
     weights = _weights(scoring)
+    crash_value = checked_crash_value(crash_value)
     floor = None if min_category is None else parse_category(min_category, "min_category")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
@@ -120,6 +125,8 @@ def crash_showdown(
             positions.append(CrashPosition(index, weights[index], winner, winner is None,
                                            tuple(contenders), best_hand, reason))
     crash = next((pid for pid, w in won.items() if len(w) == MAX_HANDS), None)
+    if crash is not None:
+        points[crash] += crash_value
     bonus = None
     if not voided_by and not outright:
         with_four = [pid for pid in hands if fours[pid] is not None]
@@ -142,6 +149,15 @@ def crash_showdown(
     )
     return CrashResult(tuple(positions), results, points, crash, bonus, outright,
                        voided_by is not None, voided_by)
+
+
+def checked_crash_value(value: object) -> int:
+    """``value`` if it is a crash value crash_showdown takes (a whole number
+    0 to MAX_CRASH_VALUE), else InvalidShowdownError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CRASH_VALUE:
+        raise InvalidShowdownError(f"crash_value must be a whole number 0 to {MAX_CRASH_VALUE}, got {value!r}",
+                                   field="crash_value")
+    return value
 
 
 def _player_hands(p: CrashPlayer) -> list[list[int]]:

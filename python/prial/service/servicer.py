@@ -166,6 +166,7 @@ class PrialService(pb_grpc.PrialServicer):
             scoring=list(request.weights) or "points",
             min_category=category_from_proto(request, "min_category"),
             rules=rules_from_proto(request.rules),
+            crash_value=request.crash_value,
         )
         return result_to_proto(result, pb.CrashShowdownResponse)
 
