@@ -79,12 +79,25 @@ def reference_strengths(rules) -> tuple[list[int], list[str]]:
         top_hand = max(options, key=lambda h: score[frozenset(h)])
         return score[frozenset(top_hand)], category[frozenset(top_hand)]
 
+    def wilds_standing_for_others(hand: tuple[int, ...], kept: frozenset, s: int) -> int:
+        """By its definition: over every way the wild cards stand for cards
+        (distinct, none held) that makes the best hand, the fewest wild
+        cards standing for a card other than themselves (a joker always
+        does)."""
+        wild = [c for c in hand if c not in kept]
+        others = [c for c in deck if c not in kept]
+        return min(sum(w != card for w, card in zip(wild, chosen))
+                   for chosen in itertools.permutations(others, len(wild))
+                   if score[kept | frozenset(chosen)] == s)
+
     pack = range(52 + rules.jokers)
     keys, names = [], []
     for hand in itertools.combinations(pack, 3):
         kept = frozenset(c for c in hand if not rules.is_wild(c))
         s, cat = best(kept)
         wilds = 3 - len(kept)
+        if wilds and rules.wild_as_itself == "natural":
+            wilds = wilds_standing_for_others(hand, kept, s)
         keys.append((s, -wilds if rules.wild_ties == "natural_wins" else 0))
         names.append(cat)
     return dense(keys), names

@@ -20,6 +20,7 @@ RULESETS = [
     prial.Rules(preset="three_card_poker", lowball=True),
     prial.Rules(wild="deuces", wild_ties="equal"),
     prial.Rules(wild="jokers", jokers=2),
+    prial.Rules(wild="black_deuces", wild_as_itself="natural"),
 ]
 
 

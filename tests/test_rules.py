@@ -37,6 +37,10 @@ WILD_RULESETS = [
     Rules(jokers=3, preset="teen_patti"),
     Rules(wild="deuces", lowball=True),
     Rules(wild="2c 7h", jokers=1),
+    Rules(wild="deuces", wild_as_itself="natural"),
+    Rules(wild="one_eyed_jacks", wild_as_itself="natural", lowball=True),
+    Rules(wild="2c 7h", jokers=1, wild_as_itself="natural", preset="teen_patti"),
+    Rules(wild="black_deuces", wild_as_itself="natural", wild_ties="equal"),
 ]
 
 
@@ -55,6 +59,24 @@ def test_every_hand_matches_reference(rules):
     assert ev.classes == max(expected)
     sample = range(0, len(hands), 97)
     assert [ev.evaluate(hands[i].tolist()).category.name for i in sample] == [names[i] for i in sample]
+
+
+def test_a_wild_card_standing_for_itself():
+    # With the black deuces wild, A-2-3 of spades is the top running flush
+    # with the deuce as itself: a wild hand by default, natural when asked,
+    # and then equal to the natural A-2-3 of hearts.
+    for as_itself, ties in (("wild", False), ("natural", True)):
+        rules = Rules(wild="black_deuces", wild_as_itself=as_itself)
+        ev = prial.Evaluator(rules)
+        spades, hearts = ev.evaluate("As 2s 3s"), ev.evaluate("Ah 2h 3h")
+        assert (spades.strength == hearts.strength) is ties
+        assert ("wild" in spades.description) is not ties
+    # A deuce standing for another card stays wild either way.
+    ev = prial.Evaluator(Rules(wild="black_deuces", wild_as_itself="natural"))
+    assert ev.evaluate("Ks 2s Qs").strength < ev.evaluate("Kh Ah Qh").strength
+    # A joker has no card of its own.
+    ev = prial.Evaluator(Rules(jokers=1, wild_as_itself="natural"))
+    assert ev.evaluate("As X 3s").strength < ev.evaluate("Ah 2h 3h").strength
 
 
 def test_slot_counts():

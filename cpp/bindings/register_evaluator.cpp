@@ -27,6 +27,7 @@ const EnumNames<AceTwoThree> kAceTwoThree = {
     {"top", AceTwoThree::Top}, {"second", AceTwoThree::Second}, {"bottom", AceTwoThree::Bottom}};
 const EnumNames<TopPrial> kTopPrial = {{"three", TopPrial::Three}, {"ace", TopPrial::Ace}};
 const EnumNames<WildTies> kWildTies = {{"natural_wins", WildTies::NaturalWins}, {"equal", WildTies::Equal}};
+const EnumNames<WildAsItself> kWildAsItself = {{"wild", WildAsItself::Wild}, {"natural", WildAsItself::Natural}};
 const EnumNames<Objective> kObjectives = {
     {"lexicographic", Objective::Lexicographic}, {"expected_points", Objective::ExpectedPoints}};
 
@@ -256,11 +257,13 @@ void register_evaluator(py::module_& m) {
   bind_enum(m, "AceTwoThree", "Where A-2-3 ranks among the runs: 'top', 'second' or 'bottom'.", kAceTwoThree);
   bind_enum(m, "TopPrial", "The top prial: 'three' (three threes) or 'ace' (three aces).", kTopPrial);
   bind_enum(m, "WildTies", "A wild hand against the same natural hand: 'natural_wins' or 'equal'.", kWildTies);
+  bind_enum(m, "WildAsItself", "A wild card standing for itself: still 'wild', or 'natural' for the wild ties.",
+            kWildAsItself);
   bind_enum(m, "Objective", "What partition maximizes: 'lexicographic' or 'expected_points'.", kObjectives);
 
   py::class_<RulesConfig>(m, "RulesConfig", "One fully resolved ruleset, the plain data every table is built from.")
       .def(py::init([](AceTwoThree ace_two_three, TopPrial top_prial, bool running_flush_over_prial, bool lowball,
-                       std::uint64_t wild_mask, int jokers, WildTies wild_ties) {
+                       std::uint64_t wild_mask, int jokers, WildTies wild_ties, WildAsItself wild_as_itself) {
              RulesConfig r;
              r.ace_two_three = ace_two_three;
              r.top_prial = top_prial;
@@ -269,13 +272,15 @@ void register_evaluator(py::module_& m) {
              r.wild_mask = wild_mask;
              r.jokers = jokers;
              r.wild_ties = wild_ties;
+             r.wild_as_itself = wild_as_itself;
              r.validate();
              return r;
            }),
            py::kw_only(), py::arg("ace_two_three"), py::arg("top_prial"), py::arg("running_flush_over_prial"),
            py::arg("lowball"), py::arg("wild_mask"), py::arg("jokers"), py::arg("wild_ties"),
+           py::arg("wild_as_itself"),
            "__init__(self, *, ace_two_three, top_prial, running_flush_over_prial, lowball, wild_mask, jokers, "
-           "wild_ties)\n--\n\n"
+           "wild_ties, wild_as_itself)\n--\n\n"
            "A ruleset: the enums' members, wild_mask bit i for card i wild (0..51), jokers 0..3.");
 
   py::class_<PyEvaluator>(m, "Evaluator", "Evaluates hands under one ruleset (its tables are built once and shared).")

@@ -42,7 +42,7 @@ void RulesConfig::validate() const {
 
 static auto as_tuple(const RulesConfig& r) {
   return std::make_tuple(r.ace_two_three, r.top_prial, r.running_flush_over_prial, r.lowball,
-                         r.wild_mask, r.jokers, r.wild_ties);
+                         r.wild_mask, r.jokers, r.wild_ties, r.wild_as_itself);
 }
 bool RulesConfig::operator==(const RulesConfig& o) const noexcept { return as_tuple(*this) == as_tuple(o); }
 bool RulesConfig::operator<(const RulesConfig& o) const noexcept { return as_tuple(*this) < as_tuple(o); }

@@ -77,6 +77,40 @@ class WildSubstitution {
   Entry none_{};
 };
 
+// The fewest wild cards of `cards` that must stand for other cards for the
+// hand to reach `best`: each set of its non-joker wild cards is tried as
+// standing for itself (natural), the rest substituted as well as they can.
+int wilds_standing_for_others(WildSubstitution& wild, const std::array<int, 3>& cards, std::uint32_t best,
+                              const RulesConfig& rules) {
+  int fixed_wilds[3];
+  int wilds = 0, jokers = 0;
+  int naturals[3];
+  int count = 0;
+  for (const int c : cards) {
+    if (c >= kStandardPack) {
+      ++jokers;
+    } else if (rules.is_wild(c)) {
+      fixed_wilds[wilds++] = c;
+    } else {
+      naturals[count++] = c;
+    }
+  }
+  int fewest = wilds + jokers;
+  for (unsigned itself = 1; itself < (1u << wilds); ++itself) {
+    int held[3];
+    int n = 0;
+    for (int i = 0; i < count; ++i) held[n++] = naturals[i];
+    for (int i = 0; i < wilds; ++i) {
+      if ((itself >> i) & 1u) held[n++] = fixed_wilds[i];
+    }
+    std::sort(held, held + n);  // WildSubstitution's memo is keyed by sorted cards
+    const std::uint32_t reached = n == 3 ? score(rules, natural_value(rules, held[0], held[1], held[2]))
+                                         : wild.best(held, n).score;
+    if (reached == best) fewest = std::min(fewest, 3 - n);
+  }
+  return fewest;
+}
+
 }  // namespace
 
 ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
@@ -89,6 +123,7 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
 
   WildSubstitution wild(rules_);
   const bool natural_wins = rules_.wild_ties == WildTies::NaturalWins;
+  const bool as_itself_natural = rules_.wild_as_itself == WildAsItself::Natural;
   std::vector<std::uint64_t> keys(slots);
   for (int c2 = 2; c2 < n; ++c2) {
     for (int c1 = 1; c1 < c2; ++c1) {
@@ -104,7 +139,8 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
         } else {
           best = wild.best(naturals, count);
         }
-        const int wilds = 3 - count;
+        int wilds = 3 - count;
+        if (as_itself_natural && wilds > 0) wilds = wilds_standing_for_others(wild, {c0, c1, c2}, best.score, rules_);
         shape_[slot] = best.shape;
         wilds_[slot] = static_cast<std::uint8_t>(wilds);
         // Under natural_wins, fewer wild cards break a tie in the hand made.

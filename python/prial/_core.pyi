@@ -32,6 +32,10 @@ class WildTies(enum.IntEnum):
     natural_wins: ClassVar[WildTies]
     equal: ClassVar[WildTies]
 
+class WildAsItself(enum.IntEnum):
+    wild: ClassVar[WildAsItself]
+    natural: ClassVar[WildAsItself]
+
 class Objective(enum.IntEnum):
     lexicographic: ClassVar[Objective]
     expected_points: ClassVar[Objective]
@@ -47,6 +51,7 @@ class RulesConfig:
         wild_mask: int,
         jokers: int,
         wild_ties: WildTies,
+        wild_as_itself: WildAsItself,
     ) -> None: ...
 
 Cards = str | Sequence[int]

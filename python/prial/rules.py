@@ -10,6 +10,7 @@ from typing import Any, Literal, Union
 from ._core import MAX_JOKERS, RulesConfig, format_cards, parse_cards
 from ._core import AceTwoThree as NativeAceTwoThree
 from ._core import TopPrial as NativeTopPrial
+from ._core import WildAsItself as NativeWildAsItself
 from ._core import WildTies as NativeWildTies
 from .errors import InvalidHandError
 
@@ -17,6 +18,7 @@ Preset = Literal["brag", "teen_patti", "three_card_poker"]
 AceTwoThree = Literal["top", "second", "bottom"]
 TopPrial = Literal["three", "ace"]
 WildTies = Literal["natural_wins", "equal"]
+WildAsItself = Literal["wild", "natural"]
 WildSpec = Union[str, Iterable[Union[int, str]], None]
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -47,11 +49,13 @@ _ENUMS: dict[str, Any] = {
     "ace_two_three": NativeAceTwoThree,
     "top_prial": NativeTopPrial,
     "wild_ties": NativeWildTies,
+    "wild_as_itself": NativeWildAsItself,
 }
 _CHOICES: dict[str, tuple[str, ...]] = {option: tuple(enum.__members__) for option, enum in _ENUMS.items()}
 ACE_TWO_THREE = _CHOICES["ace_two_three"]
 TOP_PRIAL = _CHOICES["top_prial"]
 WILD_TIES = _CHOICES["wild_ties"]
+WILD_AS_ITSELF = _CHOICES["wild_as_itself"]
 
 
 def _choice(option: str, value: str) -> Any:
@@ -80,6 +84,7 @@ class Rules:
     wild: WildSpec = None
     jokers: int | None = None
     wild_ties: WildTies = "natural_wins"
+    wild_as_itself: WildAsItself = "wild"
     running_flush_over_prial: bool = field(init=False, default=False, repr=False)
     wild_cards: frozenset[int] = field(init=False, default=frozenset(), repr=False)
 
@@ -132,6 +137,7 @@ class Rules:
             wild_mask=mask,
             jokers=int(self.jokers or 0),
             wild_ties=_choice("wild_ties", self.wild_ties),
+            wild_as_itself=_choice("wild_as_itself", self.wild_as_itself),
         )
 
 

@@ -24,6 +24,9 @@ inline constexpr int kCategories = 6;
 enum class AceTwoThree : std::uint8_t { Top, Second, Bottom };
 enum class TopPrial : std::uint8_t { Three, Ace };
 enum class WildTies : std::uint8_t { NaturalWins, Equal };
+// A wild card that stands for itself (its own rank and suit): still wild,
+// or natural for the wild ties (a joker is never natural).
+enum class WildAsItself : std::uint8_t { Wild, Natural };
 
 // One fully resolved ruleset.  Presets and names are resolved in Python;
 // this is the plain data every table is built from.
@@ -35,6 +38,7 @@ struct RulesConfig {
   std::uint64_t wild_mask = 0;             // bit i: card i is wild (0..51); jokers always are
   int jokers = 0;                          // 0..3 jokers in the pack (52, 53, 54)
   WildTies wild_ties = WildTies::NaturalWins;
+  WildAsItself wild_as_itself = WildAsItself::Wild;
 
   int pack_size() const noexcept { return kStandardPack + jokers; }
   bool is_wild(int card) const noexcept {

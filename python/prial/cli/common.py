@@ -11,7 +11,7 @@ from typing import TextIO, TypeVar
 
 from ..cards import cards_of, parse_cards
 from ..errors import InvalidHandError
-from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_PRESETS, WILD_TIES, Rules
+from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_AS_ITSELF, WILD_PRESETS, WILD_TIES, Rules
 
 T = TypeVar("T")
 
@@ -78,6 +78,9 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--jokers", type=int, choices=range(MAX_JOKERS + 1), help="jokers in the pack (always wild)")
     group.add_argument("--wild-ties", choices=WILD_TIES, default=WILD_TIES[0],
                        help=f"how a wild hand meets an equal natural one (default {WILD_TIES[0]})")
+    group.add_argument("--wild-as-itself", choices=WILD_AS_ITSELF, default=WILD_AS_ITSELF[0],
+                       help="whether a wild card standing for itself counts as wild or natural in those ties "
+                            f"(default {WILD_AS_ITSELF[0]})")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -89,6 +92,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         wild=args.wild,
         jokers=args.jokers,
         wild_ties=args.wild_ties,
+        wild_as_itself=args.wild_as_itself,
     )
 
 
@@ -96,7 +100,7 @@ def rules_text(rules: Rules) -> str:
     """The ruleset in a few words: its preset and what differs from it."""
     preset = Rules(preset=rules.preset)
     words = [rules.preset]
-    for name in ("ace_two_three", "top_prial", "wild_ties"):
+    for name in ("ace_two_three", "top_prial", "wild_ties", "wild_as_itself"):
         if getattr(rules, name) != getattr(preset, name):
             words.append(f"{name.replace('_', '-')} {getattr(rules, name)}")
     if rules.lowball:

@@ -36,6 +36,7 @@ PRESETS = _from_enum("PRESET", tuple(rules_module.PRESETS), Rules.preset)
 ACE_TWO_THREE = _from_enum("ACE_TWO_THREE", rules_module.ACE_TWO_THREE, None)
 TOP_PRIAL = _from_enum("TOP_PRIAL", rules_module.TOP_PRIAL, None)
 WILD_TIES = _from_enum("WILD_TIES", rules_module.WILD_TIES, rules_module.WILD_TIES[0])
+WILD_AS_ITSELF = _from_enum("WILD_AS_ITSELF", rules_module.WILD_AS_ITSELF, rules_module.WILD_AS_ITSELF[0])
 GAMES = _from_enum("GAME", casino.GAMES, None)  # None: the pay table's own game
 TABLE_GAMES = _from_enum("GAME", casino.GAMES, casino.GAMES[0])
 PAIR_BONUS_ON_FOLD = _from_enum("PAIR_BONUS_ON_FOLD", casino.PAIR_BONUS_ON_FOLD, casino.PAIR_BONUS_ON_FOLD[0])
@@ -131,6 +132,7 @@ def _rules_from_bytes(data: bytes) -> Rules:
             wild=msg.wild or None,
             jokers=msg.jokers if msg.HasField("jokers") else None,
             wild_ties=choice(WILD_TIES, msg.wild_ties, "rules.wild_ties"),  # type: ignore[arg-type]
+            wild_as_itself=choice(WILD_AS_ITSELF, msg.wild_as_itself, "rules.wild_as_itself"),  # type: ignore[arg-type]
         )
     except InvalidHandError as exc:
         if exc.field is None:
@@ -147,6 +149,7 @@ _PRESET_NUMBERS = _reverse(PRESETS)
 _ACE_TWO_THREE_NUMBERS = _reverse(ACE_TWO_THREE)
 _TOP_PRIAL_NUMBERS = _reverse(TOP_PRIAL)
 _WILD_TIES_NUMBERS = _reverse(WILD_TIES)
+_WILD_AS_ITSELF_NUMBERS = _reverse(WILD_AS_ITSELF)
 
 
 def rules_to_proto(rules: Rules | None) -> pb.Rules:
@@ -161,6 +164,7 @@ def rules_to_proto(rules: Rules | None) -> pb.Rules:
         wild=rules.wild or "",
         jokers=int(rules.jokers or 0),
         wild_ties=_WILD_TIES_NUMBERS[rules.wild_ties],
+        wild_as_itself=_WILD_AS_ITSELF_NUMBERS[rules.wild_as_itself],
     )
 
 
