@@ -53,6 +53,26 @@ def natural(cards: tuple[int, int, int], preset: str, ace_two_three: str, top_pr
     return category, (CATEGORY_ORDER[preset].index(category),) + inside
 
 
+def suits_in_order(cards: tuple[int, ...], category: str, suit_order: str) -> tuple[int, ...]:
+    """The places of the cards' suits (3 = the highest suit), card by card
+    in the order that decides the category: a prial by suit; a pair its two
+    cards, higher suit first, then the odd card; else highest card first,
+    the ace of A-2-3 last."""
+    place = {s: 3 - suit_order.index(letter) for s, letter in enumerate("cdhs")}
+    by_face = sorted(cards, key=face, reverse=True)
+    if category == "PRIAL":
+        ordered = sorted(cards, key=lambda c: place[suit(c)], reverse=True)
+    elif category == "PAIR":
+        paired = [c for c in cards if [face(x) for x in cards].count(face(c)) == 2]
+        odd = [c for c in cards if c not in paired]
+        ordered = sorted(paired, key=lambda c: place[suit(c)], reverse=True) + odd
+    elif category in ("RUN", "RUNNING_FLUSH") and [face(c) for c in by_face] == [14, 3, 2]:
+        ordered = by_face[1:] + by_face[:1]
+    else:
+        ordered = by_face
+    return tuple(place[suit(c)] for c in ordered)
+
+
 def dense(keys: list) -> list[int]:
     order = {k: i + 1 for i, k in enumerate(sorted(set(keys)))}
     return [order[k] for k in keys]
@@ -71,13 +91,18 @@ def reference_strengths(rules) -> tuple[list[int], list[str]]:
     score = {frozenset(h): r for h, r in zip(naturals, ranks)}
     category = {frozenset(h): natural(h, preset, a23, top)[0] for h in naturals}
 
+    def suits(hand: frozenset) -> tuple[int, ...]:
+        order = rules.suit_order
+        return suits_in_order(tuple(sorted(hand)), category[hand], order) if order else ()
+
     @lru_cache(maxsize=None)
-    def best(kept: frozenset) -> tuple[int, str]:
-        """Best (score, category) when the other 3 - len(kept) cards are wild."""
+    def best(kept: frozenset) -> tuple[int, str, tuple[int, ...]]:
+        """Best (score, category, suits) when the other 3 - len(kept) cards
+        are wild: the strongest hand, then of those the best suits."""
         others = [c for c in deck if c not in kept]
-        options = [kept | set(extra) for extra in itertools.combinations(others, 3 - len(kept))]
-        top_hand = max(options, key=lambda h: score[frozenset(h)])
-        return score[frozenset(top_hand)], category[frozenset(top_hand)]
+        options = [frozenset(kept | set(extra)) for extra in itertools.combinations(others, 3 - len(kept))]
+        top_hand = max(options, key=lambda h: (score[h], suits(h)))
+        return score[top_hand], category[top_hand], suits(top_hand)
 
     def wilds_standing_for_others(hand: tuple[int, ...], kept: frozenset, s: int) -> int:
         """By its definition: over every way the wild cards stand for cards
@@ -94,10 +119,11 @@ def reference_strengths(rules) -> tuple[list[int], list[str]]:
     keys, names = [], []
     for hand in itertools.combinations(pack, 3):
         kept = frozenset(c for c in hand if not rules.is_wild(c))
-        s, cat = best(kept)
+        s, cat, suit_places = best(kept)
         wilds = 3 - len(kept)
         if wilds and rules.wild_as_itself == "natural":
             wilds = wilds_standing_for_others(hand, kept, s)
-        keys.append((s, -wilds if rules.wild_ties == "natural_wins" else 0))
+        # Suits break only the ties left: after the hand and its wild cards.
+        keys.append((s, -wilds if rules.wild_ties == "natural_wins" else 0, suit_places))
         names.append(cat)
     return dense(keys), names

@@ -39,6 +39,7 @@ def test_odds_refuses_a_hand_of_another_size(capsys):
     (["--lowball", "--wild", "deuces"], "brag, lowball, wild deuces"),
     (["--jokers", "2", "--top-prial", "ace"], "brag, top-prial ace, 2 jokers"),
     (["--wild", "black_deuces", "--wild-as-itself", "natural"], "brag, wild-as-itself natural, wild black_deuces"),
+    (["--suit-order", "SHDC"], "brag, suit order shdc"),
 ])
 def test_the_ruleset_in_a_few_words(capsys, options, words):
     assert printed(capsys, ["odds", *options])[0].endswith(f"({words})")

@@ -21,6 +21,7 @@ RULESETS = [
     prial.Rules(wild="deuces", wild_ties="equal"),
     prial.Rules(wild="jokers", jokers=2),
     prial.Rules(wild="black_deuces", wild_as_itself="natural"),
+    prial.Rules(suit_order="shdc", wild="deuces"),
 ]
 
 

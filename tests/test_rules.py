@@ -41,6 +41,13 @@ WILD_RULESETS = [
     Rules(wild="one_eyed_jacks", wild_as_itself="natural", lowball=True),
     Rules(wild="2c 7h", jokers=1, wild_as_itself="natural", preset="teen_patti"),
     Rules(wild="black_deuces", wild_as_itself="natural", wild_ties="equal"),
+    Rules(wild="one_eyed_jacks", suit_order="shdc"),
+    Rules(jokers=1, suit_order="cdhs", wild_ties="equal"),
+]
+SUIT_ORDER_RULESETS = [
+    Rules(suit_order="shdc"),
+    Rules(suit_order="dcsh", preset="three_card_poker"),
+    Rules(suit_order="hsdc", lowball=True),
 ]
 
 
@@ -49,7 +56,7 @@ def pack_hands(rules: Rules) -> np.ndarray:
 
 
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("rules", NATURAL_RULESETS + WILD_RULESETS, ids=repr)
+@pytest.mark.parametrize("rules", NATURAL_RULESETS + WILD_RULESETS + SUIT_ORDER_RULESETS, ids=repr)
 def test_every_hand_matches_reference(rules):
     ev = prial.Evaluator(rules)
     hands = pack_hands(rules)
@@ -77,6 +84,29 @@ def test_a_wild_card_standing_for_itself():
     # A joker has no card of its own.
     ev = prial.Evaluator(Rules(jokers=1, wild_as_itself="natural"))
     assert ev.evaluate("As X 3s").strength < ev.evaluate("Ah 2h 3h").strength
+
+
+def test_suit_order_breaks_only_exact_ties():
+    ranked = prial.Evaluator(Rules(suit_order="shdc"))
+    plain = prial.Evaluator(Rules())
+    # The kings decide: K of spades above K of hearts.
+    assert ranked.evaluate("Ks Qd 9c").strength > ranked.evaluate("Kh Qs 9d").strength
+    # A pair: the paired cards, higher suit first, then the odd card.
+    assert ranked.evaluate("7s 7c 4d").strength > ranked.evaluate("7h 7d 4s").strength
+    assert ranked.evaluate("7s 7d 4c").strength > ranked.evaluate("7s 7c 4d").strength
+    assert ranked.evaluate("7h 7d 4s").strength > ranked.evaluate("7h 7d 4c").strength  # then the odd card
+    # Never against the ranking itself: a stronger hand stays stronger.
+    for a, b in (("Ks Qd 9c", "Kh Qs Tc"), ("2c 2d 3c", "Ac Kd 9h"), ("3c 2d Ah", "As Ks Qd")):
+        assert (ranked.evaluate(a).strength < ranked.evaluate(b).strength) == (
+            plain.evaluate(a).strength < plain.evaluate(b).strength)
+    # Every hand of the pack is its own class: no exact tie is left.
+    assert ranked.classes == 22100 and Rules(suit_order="SHDC").suit_order == "shdc"
+
+
+@pytest.mark.parametrize("order", ["shd", "shdd", "shdx", 4, ""])
+def test_bad_suit_order(order):
+    with pytest.raises(prial.InvalidHandError, match="suit_order must be the four suits c, d, h, s"):
+        Rules(suit_order=order)
 
 
 def test_slot_counts():

@@ -1,6 +1,7 @@
 // Rulesets (RulesConfig and its enums), the Evaluator (single hands and
 // batches, best of four / five, partitioning, the table's properties), the
 // result types, the batch kernels' SIMD level and the version.
+#include <array>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -263,7 +264,8 @@ void register_evaluator(py::module_& m) {
 
   py::class_<RulesConfig>(m, "RulesConfig", "One fully resolved ruleset, the plain data every table is built from.")
       .def(py::init([](AceTwoThree ace_two_three, TopPrial top_prial, bool running_flush_over_prial, bool lowball,
-                       std::uint64_t wild_mask, int jokers, WildTies wild_ties, WildAsItself wild_as_itself) {
+                       std::uint64_t wild_mask, int jokers, WildTies wild_ties, WildAsItself wild_as_itself,
+                       std::array<std::uint8_t, 4> suit_rank) {
              RulesConfig r;
              r.ace_two_three = ace_two_three;
              r.top_prial = top_prial;
@@ -273,15 +275,17 @@ void register_evaluator(py::module_& m) {
              r.jokers = jokers;
              r.wild_ties = wild_ties;
              r.wild_as_itself = wild_as_itself;
+             r.suit_rank = suit_rank;
              r.validate();
              return r;
            }),
            py::kw_only(), py::arg("ace_two_three"), py::arg("top_prial"), py::arg("running_flush_over_prial"),
            py::arg("lowball"), py::arg("wild_mask"), py::arg("jokers"), py::arg("wild_ties"),
-           py::arg("wild_as_itself"),
+           py::arg("wild_as_itself"), py::arg("suit_rank"),
            "__init__(self, *, ace_two_three, top_prial, running_flush_over_prial, lowball, wild_mask, jokers, "
-           "wild_ties, wild_as_itself)\n--\n\n"
-           "A ruleset: the enums' members, wild_mask bit i for card i wild (0..51), jokers 0..3.");
+           "wild_ties, wild_as_itself, suit_rank)\n--\n\n"
+           "A ruleset: the enums' members, wild_mask bit i for card i wild (0..51), jokers 0..3, suit_rank[s] "
+           "the place of suit s (0 = clubs .. 3 = spades) in the suit order, 3 highest (all 0: no suit order).");
 
   py::class_<PyEvaluator>(m, "Evaluator", "Evaluates hands under one ruleset (its tables are built once and shared).")
       .def(py::init<const RulesConfig&>(), py::arg("config"),

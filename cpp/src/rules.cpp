@@ -38,11 +38,18 @@ void RulesConfig::validate() const {
   if (wild_mask >> kStandardPack) {
     throw InvalidHand("the wild mask names cards above 51; jokers are wild through `jokers`");
   }
+  if (suits_rank()) {
+    std::array<std::uint8_t, 4> places = suit_rank;
+    std::sort(places.begin(), places.end());
+    if (places != std::array<std::uint8_t, 4>{0, 1, 2, 3}) {
+      throw InvalidHand("suit_rank must give the four suits the places 0..3, each once");
+    }
+  }
 }
 
 static auto as_tuple(const RulesConfig& r) {
   return std::make_tuple(r.ace_two_three, r.top_prial, r.running_flush_over_prial, r.lowball,
-                         r.wild_mask, r.jokers, r.wild_ties, r.wild_as_itself);
+                         r.wild_mask, r.jokers, r.wild_ties, r.wild_as_itself, r.suit_rank);
 }
 bool RulesConfig::operator==(const RulesConfig& o) const noexcept { return as_tuple(*this) == as_tuple(o); }
 bool RulesConfig::operator<(const RulesConfig& o) const noexcept { return as_tuple(*this) < as_tuple(o); }

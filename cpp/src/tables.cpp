@@ -14,9 +14,41 @@ std::uint32_t score(const RulesConfig& rules, NaturalValue v) {
   return rules.lowball ? (kValueMask - v) : v;
 }
 
+// The suits of three natural cards under a suit order, card by card in the
+// order that decides their category (a prial: by suit; a pair: its two
+// cards, higher suit first, then the odd card; otherwise highest card first,
+// the ace of A-2-3 last), each as its place: 2 bits a card, higher better.
+// 0 without a suit order.
+std::uint32_t suit_key(const RulesConfig& rules, NaturalValue v, int a, int b, int c) {
+  if (!rules.suits_rank()) return 0;
+  int cards[3] = {a, b, c};
+  const auto place = [&rules](int card) { return rules.suit_rank[static_cast<std::size_t>(suit_of(card))]; };
+  const auto higher_rank = [](int x, int y) { return rank_of(x) > rank_of(y); };
+  const auto higher_suit = [&place](int x, int y) { return place(x) > place(y); };
+  std::sort(cards, cards + 3, higher_rank);
+  switch (category_of(v)) {
+    case Category::Prial:
+      std::sort(cards, cards + 3, higher_suit);
+      break;
+    case Category::Pair:
+      // The paired two first: the odd card is the top or the bottom one.
+      if (rank_of(cards[1]) != rank_of(cards[0])) std::rotate(cards, cards + 1, cards + 3);
+      std::sort(cards, cards + 2, higher_suit);
+      break;
+    case Category::Run:
+    case Category::RunningFlush:
+      if (rank_of(cards[0]) == kAce && rank_of(cards[2]) == 0) std::rotate(cards, cards + 1, cards + 3);  // 3-2-A
+      break;
+    default:
+      break;
+  }
+  return static_cast<std::uint32_t>(place(cards[0]) << 4 | place(cards[1]) << 2 | place(cards[2]));
+}
+
 struct Best {
   std::uint32_t score = 0;
   NaturalValue shape = 0;
+  std::uint32_t suits = 0;  // suit_key of the hand made
 };
 
 // The strongest hand `naturals` can make when the remaining 3 - n cards are
@@ -44,10 +76,16 @@ class WildSubstitution {
     for (int i = 0; i < n; ++i) cards[i] = naturals[i];
     Best best;
     bool found = false;
+    // The strongest hand; of equally strong ones, the best suits (a wild
+    // card takes the suit that serves best).
     auto consider = [&] {
       const NaturalValue v = natural_value(rules_, cards[0], cards[1], cards[2]);
       const std::uint32_t s = score(rules_, v);
-      if (!found || s > best.score) { best = {s, v}; found = true; }
+      const std::uint32_t suits = suit_key(rules_, v, cards[0], cards[1], cards[2]);
+      if (!found || s > best.score || (s == best.score && suits > best.suits)) {
+        best = {s, v, suits};
+        found = true;
+      }
     };
     auto held = [&](int card) {
       for (int i = 0; i < n; ++i) if (naturals[i] == card) return true;
@@ -136,6 +174,7 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
         if (count == 3) {
           best.shape = natural_value(rules_, c0, c1, c2);
           best.score = score(rules_, best.shape);
+          best.suits = suit_key(rules_, best.shape, c0, c1, c2);
         } else {
           best = wild.best(naturals, count);
         }
@@ -143,9 +182,11 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
         if (as_itself_natural && wilds > 0) wilds = wilds_standing_for_others(wild, {c0, c1, c2}, best.score, rules_);
         shape_[slot] = best.shape;
         wilds_[slot] = static_cast<std::uint8_t>(wilds);
-        // Under natural_wins, fewer wild cards break a tie in the hand made.
-        keys[slot] = (static_cast<std::uint64_t>(best.score) << 2) |
-                     static_cast<std::uint64_t>(natural_wins ? 3 - wilds : 0);
+        // Under natural_wins, fewer wild cards break a tie in the hand made;
+        // then, under a suit order, the suits.
+        keys[slot] = (((static_cast<std::uint64_t>(best.score) << 2) |
+                       static_cast<std::uint64_t>(natural_wins ? 3 - wilds : 0)) << 6) |
+                     best.suits;
       }
     }
   }

@@ -52,6 +52,7 @@ class RulesConfig:
         jokers: int,
         wild_ties: WildTies,
         wild_as_itself: WildAsItself,
+        suit_rank: Sequence[int],
     ) -> None: ...
 
 Cards = str | Sequence[int]

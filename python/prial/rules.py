@@ -74,7 +74,10 @@ class Rules:
     name (``deuces``, ``black_deuces``, ``one_eyed_jacks``, ``suicide_king``,
     ``ak47``, ``jokers``), card text ("2c 2s") or card indices; jokers
     (52..54) are always wild.  ``wild="jokers"`` implies one joker unless
-    ``jokers`` says otherwise.
+    ``jokers`` says otherwise.  ``wild_as_itself``: whether a wild card
+    standing for itself counts as natural in the wild ties.  ``suit_order``:
+    the four suits highest first (``"shdc"``) to break ties that are
+    otherwise exact; ``None``, suits never rank.
     """
 
     preset: Preset = "brag"
@@ -85,6 +88,7 @@ class Rules:
     jokers: int | None = None
     wild_ties: WildTies = "natural_wins"
     wild_as_itself: WildAsItself = "wild"
+    suit_order: str | None = None
     running_flush_over_prial: bool = field(init=False, default=False, repr=False)
     wild_cards: frozenset[int] = field(init=False, default=frozenset(), repr=False)
 
@@ -116,6 +120,7 @@ class Rules:
         set_(self, "jokers", jokers)
         set_(self, "wild", wild_name)
         set_(self, "wild_cards", frozenset(c for c in wild_cards if c < 52))
+        set_(self, "suit_order", _suit_order(self.suit_order))
 
     @property
     def pack_size(self) -> int:
@@ -138,7 +143,21 @@ class Rules:
             jokers=int(self.jokers or 0),
             wild_ties=_choice("wild_ties", self.wild_ties),
             wild_as_itself=_choice("wild_as_itself", self.wild_as_itself),
+            suit_rank=[0] * 4 if self.suit_order is None else [3 - self.suit_order.index(s) for s in SUITS],
         )
+
+
+SUITS = "cdhs"  # suit 0..3 of a card index
+
+
+def _suit_order(order: object) -> str | None:
+    """The suit order, the four suit letters highest first in lower case."""
+    if order is None:
+        return None
+    if not isinstance(order, str) or sorted(order.lower()) != sorted(SUITS):
+        raise InvalidHandError(f"suit_order must be the four suits c, d, h, s in some order, highest first "
+                               f"(e.g. 'shdc'), or None; got {order!r}")
+    return order.lower()
 
 
 def _resolve_wild(wild: WildSpec) -> tuple[str | None, frozenset[int]]:

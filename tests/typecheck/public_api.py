@@ -164,6 +164,12 @@ def casino() -> None:
     del net, outcomes, pays, ante, standard, other, royal, game, folded
 
 
+def new_rules_options() -> None:
+    rules = prial.Rules(wild="black_deuces", wild_as_itself="natural", suit_order="shdc")
+    order: str | None = rules.suit_order
+    del order
+
+
 def crash_value() -> None:
     players = [prial.CrashPlayer("a", ["As Ad Ah"]), prial.CrashPlayer("b", ["Ks Kd Kh"])]
     points: Mapping[str, int] = prial.crash_showdown(players, crash_value=1).points

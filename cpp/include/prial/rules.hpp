@@ -2,6 +2,7 @@
 // "2. Three-card hands" and "3. Rulesets").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -39,7 +40,12 @@ struct RulesConfig {
   int jokers = 0;                          // 0..3 jokers in the pack (52, 53, 54)
   WildTies wild_ties = WildTies::NaturalWins;
   WildAsItself wild_as_itself = WildAsItself::Wild;
+  // Suit order: suit_rank[s] is suit s's place, 3 the highest, breaking
+  // ties that are otherwise exact (docs/rules.md, suit_order); all 0: suits
+  // never rank.
+  std::array<std::uint8_t, 4> suit_rank{};
 
+  bool suits_rank() const noexcept { return suit_rank != std::array<std::uint8_t, 4>{}; }
   int pack_size() const noexcept { return kStandardPack + jokers; }
   bool is_wild(int card) const noexcept {
     return card >= kFirstJoker || ((wild_mask >> card) & 1u) != 0;

@@ -81,6 +81,9 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--wild-as-itself", choices=WILD_AS_ITSELF, default=WILD_AS_ITSELF[0],
                        help="whether a wild card standing for itself counts as wild or natural in those ties "
                             f"(default {WILD_AS_ITSELF[0]})")
+    group.add_argument("--suit-order", metavar="SUITS",
+                       help="the four suits highest first, e.g. shdc, to break ties that are otherwise exact "
+                            "(default: suits never rank)")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -93,6 +96,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         jokers=args.jokers,
         wild_ties=args.wild_ties,
         wild_as_itself=args.wild_as_itself,
+        suit_order=args.suit_order,
     )
 
 
@@ -109,6 +113,8 @@ def rules_text(rules: Rules) -> str:
         words.append(f"wild {rules.wild}")
     if rules.jokers:
         words.append(f"{rules.jokers} joker{'s' if rules.jokers > 1 else ''}")
+    if rules.suit_order:
+        words.append(f"suit order {rules.suit_order}")
     return ", ".join(words)
 
 

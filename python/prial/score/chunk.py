@@ -134,7 +134,7 @@ def row_rules(table: pa.Table, base: Rules) -> tuple[list[Rules], np.ndarray, np
 
 def _with_preset(base: Rules, preset: str) -> Rules:
     return Rules(preset=preset, lowball=base.lowball, wild=base.wild, jokers=base.jokers, wild_ties=base.wild_ties,
-                 wild_as_itself=base.wild_as_itself)
+                 wild_as_itself=base.wild_as_itself, suit_order=base.suit_order)
 
 
 # ---- the kernel ----

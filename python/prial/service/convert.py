@@ -133,6 +133,7 @@ def _rules_from_bytes(data: bytes) -> Rules:
             jokers=msg.jokers if msg.HasField("jokers") else None,
             wild_ties=choice(WILD_TIES, msg.wild_ties, "rules.wild_ties"),  # type: ignore[arg-type]
             wild_as_itself=choice(WILD_AS_ITSELF, msg.wild_as_itself, "rules.wild_as_itself"),  # type: ignore[arg-type]
+            suit_order=msg.suit_order or None,
         )
     except InvalidHandError as exc:
         if exc.field is None:
@@ -165,6 +166,7 @@ def rules_to_proto(rules: Rules | None) -> pb.Rules:
         jokers=int(rules.jokers or 0),
         wild_ties=_WILD_TIES_NUMBERS[rules.wild_ties],
         wild_as_itself=_WILD_AS_ITSELF_NUMBERS[rules.wild_as_itself],
+        suit_order=rules.suit_order or "",
     )
 
 
