@@ -11,6 +11,11 @@ import pyarrow.compute as pc
 from .._core import format_cards
 from .columns import DEAL_COLUMN, NO_CARD, flag
 
+# The first deal problems of adjudicate() concern the hands themselves (not
+# all the deal's rows are there, or not of one size and one game): such a
+# deal is unfit for dealing statistics.  The others are about the play.
+SOUND_DEAL_CHECKS = 4
+
 
 def deal_run_starts(ids: pa.Array) -> np.ndarray:
     """Row index where each run of equal consecutive deal ids begins."""
@@ -60,10 +65,11 @@ def _strictly_increasing(ids: pa.Array) -> bool:
 
 def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.ndarray, reasons: dict[int, str],
               split_deals: pa.Array | None = None):
-    """(run starts, rows made bad, split runs): rows made bad by a missing
-    deal id or a card held twice within a deal; runs of a deal whose rows
-    are not consecutive (its id begins another run in this table, or is
-    one of ``split_deals``, found elsewhere in the log)."""
+    """(run starts, rows made bad, split runs, runs holding a card twice):
+    rows made bad by a missing deal id or a card held twice within a deal;
+    runs of a deal whose rows are not consecutive (its id begins another
+    run in this table, or is one of ``split_deals``, found elsewhere in the
+    log)."""
     n = table.num_rows
     ids = table[DEAL_COLUMN].combine_chunks()
     starts = deal_run_starts(ids)
@@ -74,7 +80,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
             bad[row] = True
             reasons.setdefault(row, "deal_id missing")
     if n == 0:
-        return starts, bad, split
+        return starts, bad, split, np.zeros(0, np.int64)
     lengths = np.diff(np.append(starts, n))
     runs = ids.take(pa.array(starts))
     if not _strictly_increasing(runs) and pc.count_distinct(runs).as_py() < len(starts):
@@ -91,9 +97,10 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
         column = cards[:, position]
         held_here = ok & (column != NO_CARD)
         row_masks |= np.where(held_here, np.left_shift(np.uint64(1), column.astype(np.uint64)), np.uint64(0))
-    held = np.add.reduceat(_popcount(row_masks), starts)
-    distinct = _popcount(np.bitwise_or.reduceat(row_masks, starts))
-    for run in np.flatnonzero(held != distinct).tolist():
+    held = np.add.reduceat(popcount(row_masks), starts)
+    distinct = popcount(np.bitwise_or.reduceat(row_masks, starts))
+    repeated = np.flatnonzero(held != distinct)
+    for run in repeated.tolist():
         begin, end = int(starts[run]), int(starts[run] + lengths[run])
         owner: dict[int, int] = {}
         for row in range(begin, end):
@@ -105,10 +112,10 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
                                                     f"by the player at row offset {other - begin + 1}")
                 else:
                     owner[card] = row
-    return starts, bad, split
+    return starts, bad, split, repeated
 
 
-def _popcount(masks: np.ndarray) -> np.ndarray:
+def popcount(masks: np.ndarray) -> np.ndarray:
     """Set bits of each uint64 (np.bitwise_count needs numpy 2)."""
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(masks).astype(np.int64)

@@ -37,6 +37,8 @@ _STATUS_NULL = 1
 @dataclass
 class ChunkResult:
     table: pa.Table  # the good rows with the added columns
+    cards: np.ndarray  # uint8 (rows of table, 5): their cards, NO_CARD past the hand
+    repeated_card_rows: np.ndarray  # first input row of each deal holding a card twice
     errors: pa.Table  # row, line, deal_id, cards, reason
     deals: int
     invalid_deals: int
@@ -124,7 +126,7 @@ def row_rules(table: pa.Table, base: Rules) -> tuple[list[Rules], np.ndarray, np
     for i, name in enumerate(names):
         if name in PRESETS:
             index[indices == i] = len(rulesets)
-            rulesets.append(_with_preset(base, name))
+            rulesets.append(with_preset(base, name))
         else:
             unknown |= indices == i
     if not rulesets:
@@ -132,7 +134,7 @@ def row_rules(table: pa.Table, base: Rules) -> tuple[list[Rules], np.ndarray, np
     return rulesets, index, unknown
 
 
-def _with_preset(base: Rules, preset: str) -> Rules:
+def with_preset(base: Rules, preset: str) -> Rules:
     return Rules(preset=preset, lowball=base.lowball, wild=base.wild, jokers=base.jokers, wild_ties=base.wild_ties,
                  wild_as_itself=base.wild_as_itself, suit_order=base.suit_order)
 
@@ -180,7 +182,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
 
     deal_log = DEAL_COLUMN in table.column_names
     if deal_log:
-        starts, deal_bad, split = deal_runs(table, cards, counts, parsed & ~bad, reasons, split_deals)
+        starts, deal_bad, split, repeated = deal_runs(table, cards, counts, parsed & ~bad, reasons, split_deals)
         bad |= deal_bad
     if options.strict and bad.any():
         row = int(np.flatnonzero(bad)[0])
@@ -240,6 +242,8 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     categories = np.bincount(kept_categories, minlength=len(CATEGORY_NAMES))
     return ChunkResult(
         table=out,
+        cards=cards[keep],
+        repeated_card_rows=starts[repeated] if deal_log else np.zeros(0, np.int64),
         errors=_errors_table(table, reasons, first_row, line_offset),
         deals=deals, invalid_deals=invalid, disputes=disputes,
         categories={name: int(c) for name, c in zip(CATEGORY_NAMES, categories) if c},

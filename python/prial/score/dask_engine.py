@@ -48,7 +48,19 @@ def _partition_run_ids(frame: pd.DataFrame, id_type: pa.DataType) -> pa.Array:
     return run_ids(pa.array(frame[DEAL_COLUMN], from_pandas=True).cast(id_type))
 
 
-def _split_deals(client, frame, schema: pa.Schema) -> pa.Array | None:
+def dask_frame(input: str, fmt: str, schema: pa.Schema):
+    """The log as a Dask frame whose partitions never cut a deal (Parquet
+    row groups, whole CSV files); CSV columns read as text, as the local
+    engine reads them."""
+    import dask.dataframe as dd
+
+    if fmt == "parquet":
+        return dd.read_parquet(input, dtype_backend="pyarrow", split_row_groups=True)
+    return dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
+                       dtype={name: "string[pyarrow]" for name in schema.names})
+
+
+def split_deals_of_frame(client, frame, schema: pa.Schema) -> pa.Array | None:
     """A first pass over the deal ids: the deals whose rows are not
     consecutive in the log (ScoreError for one cut by a partition boundary,
     which no partition can adjudicate whole)."""
@@ -119,7 +131,6 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
     """Scores a Parquet or CSV log on a Dask cluster (``scheduler``, e.g.
     ``tcp://host:8786``, or a LocalCluster of ``workers`` processes).
     Called by ``score_file(..., engine="dask")``."""
-    import dask.dataframe as dd
     from distributed import Client, LocalCluster
 
     if fmt_in == "jsonl":
@@ -136,12 +147,8 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
                                                   processes=True, dashboard_address=None)
     try:
         with Client(scheduler or cluster) as client:
-            if fmt_in == "parquet":
-                frame = dd.read_parquet(input, dtype_backend="pyarrow", split_row_groups=True)
-            else:
-                frame = dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
-                                    dtype={name: "string[pyarrow]" for name in schema.names})
-            split = _split_deals(client, frame, schema)
+            frame = dask_frame(input, fmt_in, schema)
+            split = split_deals_of_frame(client, frame, schema)
             scored = frame.map_partitions(
                 _score_partition, schema, options, journal.dir, line_offset(fmt_in), split,
                 meta=_STATS_META, enforce_metadata=False,

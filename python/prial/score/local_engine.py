@@ -21,7 +21,7 @@ from .targets import summary_of_complete_job
 from .types import ScoreError, ScoreOptions, ScoreSummary
 
 
-def _whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
+def whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
     """Chunks that never split a deal: the last deal of each chunk is
     carried over to the next (a deal longer than a chunk grows the chunk)."""
     carry: pa.Table | None = None
@@ -85,7 +85,7 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     try:
         for e in entries:  # parts of the interrupted run come first
             writer.put(read_arrow(journal.part_path(e["part"])))
-        for chunk in _whole_deals(reader.tables(skip=resumed_rows), deal_log):
+        for chunk in whole_deals(reader.tables(skip=resumed_rows), deal_log):
             result = score_table(chunk, done, options, offset, split)
             entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
             writer.put(result.table)
