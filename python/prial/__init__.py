@@ -3,10 +3,12 @@
 The rules are in docs/rules.md and README.md gives a tour.  Everything public
 is re-exported here (``__all__``); the module-level functions use the
 standard Brag rules.  Subpackages by concern: ``prial.play`` (showdowns,
-Crash, casino, odds), ``prial.score`` (log scoring), ``prial.service`` (the
-gRPC server), ``prial.client`` (its client), ``prial.cli`` (the command line).
+Crash, casino, odds), ``prial.score`` (log scoring), ``prial.audit`` (log
+audits), ``prial.service`` (the gRPC server), ``prial.client`` (its
+client), ``prial.cli`` (the command line).
 """
 
+import importlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +50,7 @@ from .results import BestHand, HandValue, Split
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from .audit import AuditOptions, AuditResult, audit_file, audit_table
     from .score import (
         ScoreError,
         ScoreOptions,
@@ -73,9 +76,11 @@ equity_batch = _brag.equity_batch
 partition = _brag.partition
 partition_batch = _brag.partition_batch
 
-# Log scoring needs pyarrow: prial.score is imported on first use.
-_LAZY = frozenset({"ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
-                   "write_sample_log"})
+# Log scoring and auditing need pyarrow: their subpackage is imported on
+# first use.
+_LAZY = {**dict.fromkeys(("ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
+                          "write_sample_log"), "score"),
+         **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit")}
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
 
@@ -84,11 +89,10 @@ _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 if not TYPE_CHECKING:
     def __getattr__(name: str) -> Any:
         if name in _LAZY:
-            from . import score
-
+            home = importlib.import_module(f".{_LAZY[name]}", __name__)
             # Kept as a plain attribute from then on: later uses skip this
             # hook, and what reads the namespace (pdoc) finds the name.
-            value = globals()[name] = getattr(score, name)
+            value = globals()[name] = getattr(home, name)
             return value
         if name in _DEPRECATED:
             new = _DEPRECATED[name]
@@ -98,6 +102,8 @@ if not TYPE_CHECKING:
 
 
 __all__ = [
+    "AuditOptions",
+    "AuditResult",
     "CASINO_BRAG_PAYTABLE",
     "PAIR_PLUS_1_4_6_30_40",
     "PAYTABLES",
@@ -130,6 +136,8 @@ __all__ = [
     "ScoreSummary",
     "ShowdownResult",
     "Split",
+    "audit_file",
+    "audit_table",
     "best_of",
     "best_of_batch",
     "crash_showdown",

@@ -21,13 +21,13 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import ConfigurationError, InvalidHandError
-from . import bench, call, hands, play, proto, score, serve
+from . import audit, bench, call, hands, play, proto, score, serve
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, bench, score, serve, call, proto)
+COMMAND_GROUPS = (hands, play, bench, score, audit, serve, call, proto)
 
 # The extra that brings a module some command imports only when asked.
-EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask"}
+EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask", "matplotlib": "report"}
 
 DEBUG_HELP = "show the Python traceback of an unexpected error"
 

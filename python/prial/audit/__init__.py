@@ -1,0 +1,37 @@
+"""Auditing logs of played hands (``prial audit``): was the game dealt
+fairly, and were the pots paid right?
+
+- ``job``: ``audit_file`` and ``audit_table``; ``options``: what to audit
+  and how;
+- ``passes``: the pass over a log, here (``dask_engine``: on Dask);
+- ``tally``: the counts gathered from each scored chunk;
+- ``laws``: the exact law of a fair deal's counts;
+- ``stats``: the tests, Holm's correction, Wilson's interval;
+- ``findings``: the tests run on the tallies, and their sentences;
+- ``report``: the HTML page with its charts (the ``report`` extra).
+
+The names below load their module (and pyarrow) on first use.
+"""
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .findings import AuditResult
+    from .job import audit_file, audit_table
+    from .options import AuditOptions
+    from .report import write_report
+
+_HOME = {"AuditOptions": "options", "AuditResult": "findings", "audit_file": "job", "audit_table": "job",
+         "write_report": "report"}
+
+__all__ = ["AuditOptions", "AuditResult", "audit_file", "audit_table", "write_report"]
+
+
+# Hidden from type checkers, as in prial.score.
+if not TYPE_CHECKING:
+    def __getattr__(name: str) -> Any:
+        if name in _HOME:
+            value = globals()[name] = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+            return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,60 @@
+"""``prial audit``: one pass over a log (local chunks or Dask partitions),
+the tallies added up and tested."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pyarrow as pa
+
+from ..score.adjudicate import repeated_ids, run_ids
+from ..score.columns import DEAL_COLUMN
+from ..score.formats import detect_format
+from ..score.progress import Progress
+from ..score.types import ENGINES, ScoreError
+from .findings import AuditResult, findings
+from .options import AuditOptions, audit_columns
+from .passes import tally_file, tally_table
+
+
+def audit_table(table: pa.Table, options: AuditOptions | None = None, *, input: str = "<table>") -> AuditResult:
+    """Audits a log held in memory (a ``pyarrow.Table`` in the log format),
+    as ``audit_file`` does a file."""
+    options = options or AuditOptions()
+    started = time.perf_counter()
+    table = table.select(audit_columns(table.schema, options))
+    split = repeated_ids([run_ids(table[DEAL_COLUMN].combine_chunks())]) if DEAL_COLUMN in table.column_names else None
+    tally = tally_table(table, options, split)
+    return findings(tally, options.rules, input=input, alpha=options.alpha, seconds=time.perf_counter() - started)
+
+
+def audit_file(
+    input: str | os.PathLike[str],
+    *,
+    options: AuditOptions | None = None,
+    input_format: str | None = None,
+    progress: Progress | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    workers: int = 2,
+) -> AuditResult:
+    """Audits a hand log (the formats ``prial score`` reads, scored logs
+    too): was it dealt fairly, and were the pots paid right?  See
+    docs/audit.md.  Memory stays bounded by ``options.chunk_rows`` (local)
+    or a partition (Dask); ``engine``, ``scheduler`` and ``workers`` as for
+    ``score_file``."""
+    options = options or AuditOptions()
+    input = str(input)
+    fmt = detect_format(input, input_format)
+    if engine not in ENGINES:
+        raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    started = time.perf_counter()
+    progress = progress or Progress("none")
+    if engine == "dask":
+        from .dask_engine import audit_dask
+
+        tally = audit_dask(input, fmt, options, scheduler, workers, progress)
+    else:
+        tally = tally_file(input, fmt, options, progress)
+    return findings(tally, options.rules, input=input, alpha=options.alpha, seconds=time.perf_counter() - started)

@@ -1,0 +1,60 @@
+"""An audit's pass over a log: chunks of whole deals, each scored by the
+kernel ``prial score`` uses and reduced to a tally."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pyarrow as pa
+
+from ..score.chunk import score_table
+from ..score.columns import DEAL_COLUMN
+from ..score.formats import line_offset
+from ..score.io import InputReader
+from ..score.local_engine import split_deals, whole_deals
+from ..score.progress import Progress
+from .options import AuditOptions, audit_columns
+from .tally import Tally, tally_chunk
+
+
+def _slices(table: pa.Table, options: AuditOptions) -> Iterator[pa.Table]:
+    for start in range(0, table.num_rows, options.chunk_rows):
+        yield table.slice(start, options.chunk_rows)
+
+
+def tally_table(table: pa.Table, options: AuditOptions, split: pa.Array | None) -> Tally:
+    """The tally of a table of whole deals, ``chunk_rows`` at a time;
+    ``split``: deal ids whose rows are not consecutive in the whole log."""
+    tally = Tally(by=options.by, limit=options.limit)
+    for chunk in whole_deals(_slices(table, options), DEAL_COLUMN in table.column_names):
+        tally.add(_tally(chunk, tally.rows, options, None, split))
+    return tally
+
+
+def _tally(chunk: pa.Table, first_row: int, options: AuditOptions, offset: int | None,
+           split: pa.Array | None) -> Tally:
+    """One chunk of whole deals, scored and counted."""
+    result = score_table(chunk, first_row, options.scoring(), offset, split)
+    return tally_chunk(chunk, result, options.by, options.seat, options.limit)
+
+
+def tally_file(input: str, fmt: str, options: AuditOptions, progress: Progress) -> Tally:
+    """The tally of a log file, read ``chunk_rows`` at a time after a first
+    pass over its deal ids (as ``prial score`` makes)."""
+    probe = InputReader(input, fmt, options.chunk_rows)
+    columns = audit_columns(probe.schema, options)
+    probe.close()
+    deal_log = DEAL_COLUMN in columns
+    split = split_deals(input, fmt, options.chunk_rows, progress) if deal_log else None
+    reader = InputReader(input, fmt, options.chunk_rows, columns=columns)
+    progress.begin("auditing", unit=reader.unit, total=reader.total)
+    tally = Tally(by=options.by, limit=options.limit)
+    offset = line_offset(fmt)
+    try:
+        for chunk in whole_deals(reader.tables(), deal_log):
+            tally.add(_tally(chunk, tally.rows, options, offset, split))
+            progress.update(tally.rows, reader.done())
+    finally:
+        reader.close()
+    progress.finish(tally.rows)
+    return tally

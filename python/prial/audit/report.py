@@ -1,0 +1,244 @@
+"""The audit as one self-contained HTML page: a titled chart per test
+(matplotlib, drawn as inline SVG with its text as paths, so the page needs
+no font, script or URL from anywhere), the sentence saying what the test
+found, and the groups that stand out.  Needs the ``report`` extra
+(``pip install "prial[report]"``)."""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import os
+import re
+from collections.abc import Sequence
+
+from .findings import AuditResult, DealingTest, PayoutGroup, group_label
+
+# The charts' colours (the report's test looks for them on screen).
+EXPECTED = "#555555"
+OBSERVED = ("#1f6fb4", "#e07b00", "#2a9d3c", "#c0392b", "#7b52ab", "#8c564b")
+PASSED = "#1f6fb4"
+FLAGGED = "#c0392b"
+DISPUTES = "#2a9d3c"
+MAX_GROUPS_SHOWN = 40  # bars per p-value or dispute chart
+MAX_GROUPS_COMPARED = 6  # groups drawn against the expected frequencies
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("svg", force=True)
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"svg.fonttype": "path", "font.size": 10, "axes.titlesize": 12,
+                         "figure.dpi": 96, "svg.hashsalt": "prial"})
+    return plt
+
+
+def _svg(figure) -> str:
+    """The figure as an inline ``<svg>`` element: no XML prologue, doctype,
+    metadata or namespace URLs (an HTML page needs none of them)."""
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    _pyplot().close(figure)
+    svg = buffer.getvalue()
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", svg)
+    return svg
+
+
+def _where(test: DealingTest, several: bool) -> str:
+    label = group_label(test.group)
+    return f"{label} ({test.game}, {test.cards} cards)" if several else label
+
+
+def _shown(tests: Sequence[DealingTest], count: int) -> list[DealingTest]:
+    """The tested groups most worth drawing: smallest p first."""
+    tested = [t for t in tests if t.p_value is not None]
+    return sorted(tested, key=lambda t: (t.p_adjusted if t.p_adjusted is not None else 1.0))[:count]
+
+
+def _frequency_chart(tests: Sequence[DealingTest], title: str, xlabel: str, several: bool) -> str | None:
+    """Observed frequencies of the groups against the expected ones, with
+    the range 95 % of fair logs of the group's size would fall in."""
+    shown = [t for t in tests if t.frequencies]
+    if not shown:
+        return None
+    plt = _pyplot()
+    names = [f.what for f in shown[0].frequencies]
+    wide = len(names) > 12
+    figure, axes = plt.subplots(figsize=(11 if wide else 8, 4.2))
+    positions = range(len(names))
+    width = 0.8 / (len(shown) + 1)
+    for index, test in enumerate(shown):
+        offset = (index + 1) * width - 0.4 + width / 2
+        xs = [p + offset for p in positions]
+        lows = [f.expected - f.low for f in test.frequencies]
+        highs = [f.high - f.expected for f in test.frequencies]
+        axes.errorbar(xs, [f.expected for f in test.frequencies], yerr=[lows, highs], fmt="_", color=EXPECTED,
+                      markersize=8, capsize=2, linewidth=1, label="expected, with the fair 95 % range" if index == 0
+                      else None)
+        axes.plot(xs, [f.observed for f in test.frequencies], "o", color=OBSERVED[index % len(OBSERVED)],
+                  markersize=4 if wide else 6, label=f"observed: {_where(test, several)}")
+    if all(f.expected > 0 for t in shown for f in t.frequencies) and not wide:
+        axes.set_yscale("log")
+    axes.set_xticks(list(positions))
+    axes.set_xticklabels([n.replace("_", " ").lower() for n in names], rotation=90 if wide else 0,
+                         fontsize=7 if wide else 9)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("frequency (share of hands)")
+    axes.set_title(title)
+    axes.legend(fontsize=8, loc="best")
+    axes.grid(axis="y", alpha=0.3)
+    return _svg(figure)
+
+
+def _p_value_chart(tests: Sequence[DealingTest], alpha: float, title: str, several: bool) -> str | None:
+    shown = _shown(tests, MAX_GROUPS_SHOWN)
+    if not shown:
+        return None
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(8, 0.9 + 0.28 * len(shown)))
+    values = [max(t.p_adjusted if t.p_adjusted is not None else 1.0, 1e-300) for t in shown]
+    heights = [-math.log10(v) for v in values]
+    labels = [_where(t, several) for t in shown]
+    axes.barh(range(len(shown)), heights, color=[FLAGGED if t.flagged else PASSED for t in shown])
+    axes.axvline(-math.log10(alpha), color=EXPECTED, linestyle="--", linewidth=1, label=f"alpha = {alpha:g}")
+    axes.set_yticks(range(len(shown)))
+    axes.set_yticklabels(labels, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel("-log10 of the Holm-adjusted p-value (longer bars: stronger evidence of unfair dealing)")
+    axes.set_ylabel("group")
+    axes.set_title(title + (f" (the {len(shown)} smallest of {sum(t.p_value is not None for t in tests)})"
+                            if len(shown) < sum(t.p_value is not None for t in tests) else ""))
+    axes.legend(fontsize=8, loc="lower right")
+    return _svg(figure)
+
+
+def _dispute_chart(groups: Sequence[PayoutGroup]) -> str | None:
+    shown = sorted((g for g in groups if g.adjudicated), key=lambda g: -(g.rate or 0.0))[:MAX_GROUPS_SHOWN]
+    if not shown:
+        return None
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(8, 0.9 + 0.28 * len(shown)))
+    rates = [100 * (g.rate or 0.0) for g in shown]
+    errors = [[r - 100 * g.low for r, g in zip(rates, shown)], [100 * g.high - r for r, g in zip(rates, shown)]]
+    axes.errorbar(rates, range(len(shown)), xerr=errors, fmt="s", color=DISPUTES, capsize=3, markersize=6,
+                  label="dispute rate, with its 95 % interval")
+    axes.set_yticks(range(len(shown)))
+    axes.set_yticklabels([group_label(g.group) for g in shown], fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlim(0, min(100.0, 1.15 * max(100 * g.high for g in shown)))
+    axes.set_xlabel("deals whose logged winner differs from prial's adjudication (%)")
+    axes.set_ylabel("group")
+    axes.set_title("Payouts: dispute rate per group")
+    axes.legend(fontsize=8, loc="lower right")
+    return _svg(figure)
+
+
+_STYLE = """
+body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; color: #222; line-height: 1.4; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+p.finding { font-size: 1.05em; background: #f4f6f8; padding: 0.6em 0.8em; border-left: 4px solid #1f6fb4; }
+p.finding.flag { border-left-color: #c0392b; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 1em 0; } svg { max-width: 100%; height: auto; }
+"""
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(
+        f'<td class="n">{v:,}</td>' if isinstance(v, int) and not isinstance(v, bool)
+        else f'<td class="n">{v}</td>' if isinstance(v, float) else f"<td>{html.escape(str(v))}</td>"
+        for v in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _figure(svg: str | None, caption: str) -> str:
+    if svg is None:
+        return ""
+    return f'<figure role="img" aria-label="{html.escape(caption)}">{svg}</figure>'
+
+
+def _finding(text: str, flagged: bool) -> str:
+    return f'<p class="finding{" flag" if flagged else ""}">{html.escape(text)}</p>'
+
+
+def _dealing_section(result: AuditResult, kind: str, heading: str, frequency_title: str, xlabel: str) -> str:
+    tests = result.dealing[kind]
+    several = len({(t.game, t.cards) for t in tests}) > 1
+    flagged = result.flagged(kind)
+    parts = [f"<h2>{html.escape(heading)}</h2>", _finding(result.summaries[kind], bool(flagged))]
+    # The groups that stand out first, then those nearest to it.
+    compared = (flagged + [t for t in _shown(tests, len(tests)) if not t.flagged])[
+        :MAX_GROUPS_COMPARED if kind == "categories" else 1]
+    if kind == "categories":
+        laws = {(t.game, t.cards) for t in compared}
+        for law in sorted(laws):
+            mine = [t for t in compared if (t.game, t.cards) == law]
+            title = frequency_title + (f": {law[0]}, {law[1]} cards" if several else "")
+            parts.append(_figure(_frequency_chart(mine, title, xlabel, several), title))
+    elif compared and compared[0].effect is not None:
+        top = compared[0]
+        assert top.effect is not None
+        title = f"{frequency_title}: seat {top.effect.seat} of {_where(top, several)}"
+        parts.append(_figure(_frequency_chart([top], title, xlabel, several), title))
+    title = f"{heading}: p-value per group"
+    parts.append(_figure(_p_value_chart(tests, result.alpha, title, several), title))
+    if flagged:
+        parts.append("<p>The groups that stand out, largest effect first:</p>")
+        parts.append(_table(
+            ["group", "deals", "adjusted p", "seat", "most deviant", "observed", "expected", "residual (sd)"],
+            [[_where(t, several), t.deals, f"{t.p_adjusted:.3g}", t.effect.seat, t.effect.what,
+              t.effect.observed, round(t.effect.expected, 1), round(t.effect.residual, 2)]
+             for t in flagged if t.effect is not None and t.p_adjusted is not None]))
+    untested = [t for t in tests if t.untested]
+    if untested:
+        parts.append("<p>Not tested:</p>" + _table(["group", "deals", "why"],
+                                                  [[_where(t, several), t.deals, t.untested] for t in untested]))
+    return "\n".join(parts)
+
+
+def render(result: AuditResult) -> str:
+    """The report of ``result`` as one HTML page."""
+    title = f"prial audit of {os.path.basename(result.input)}"
+    by = ", ".join(result.by) or "none (the whole log is one group)"
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
+        f"<style>{_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+        _table(["", ""], [["log", result.input], ["rows", result.rows], ["rows not usable (bad rows)", result.bad_rows],
+                          ["deals", result.deals], ["groups by", by],
+                          ["tests held to", f"alpha = {result.alpha:g}, Holm-corrected across groups"]]),
+        _dealing_section(result, "categories", "Dealing: hand categories", "Hand categories: observed and expected",
+                         "hand category"),
+        _dealing_section(result, "cards", "Dealing: cards per seat", "Cards: observed and expected", "card"),
+        "<h2>Dealing: impossible deals</h2>", _finding(result.summaries["impossible"], bool(result.impossible)),
+    ]
+    if result.impossible:
+        parts.append(_table(["group", "deals holding a card twice", "listed"],
+                            [[group_label(g.group), g.deals, ", ".join(map(str, g.listed))] for g in result.impossible]))
+    parts += ["<h2>Payouts</h2>", _finding(result.summaries["payouts"], False),
+              _figure(_dispute_chart(result.payouts), "Payouts: dispute rate per group")]
+    disputed = [g for g in result.payouts if g.disputes]
+    if disputed:
+        parts.append(_table(["group", "adjudicated", "disputes", "rate", "95 % interval", "disputed deals (first)"],
+                            [[group_label(g.group), g.adjudicated, g.disputes, f"{g.rate:.2%}",
+                              f"{g.low:.2%} to {g.high:.2%}", ", ".join(map(str, g.disputed_deals[:20]))]
+                             for g in disputed]))
+    parts.append("</body></html>")
+    return "\n".join(p for p in parts if p)
+
+
+def write_report(result: AuditResult, path: str | os.PathLike[str]) -> None:
+    """Writes the report to ``path`` (whole or not at all)."""
+    page = render(result)
+    path = os.fspath(path)
+    temporary = f"{path}.tmp"
+    with open(temporary, "w", encoding="utf-8") as out:
+        out.write(page)
+    os.replace(temporary, path)

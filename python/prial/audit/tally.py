@@ -1,0 +1,264 @@
+"""The counts an audit gathers from scored chunks: small, mergeable (the
+Dask engine adds up one tally per partition) and bounded in size whatever
+the log's length (listed deals are capped).
+
+A group is one value of the ``--by`` columns (one group if none).  Within a
+group the dealing counts are kept apart by game and hand size, whose fair
+laws differ; payouts and impossible deals are counted per group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..categories import Category
+from ..score.adjudicate import SOUND_DEAL_CHECKS, deal_run_starts, popcount
+from ..score.chunk import ChunkResult
+from ..score.columns import DEAL_COLUMN, NO_CARD
+from ..score.types import ScoreError
+
+MAX_SEATS = 64  # a deal's seats are bits of a uint64
+CARD_CODES = 64  # card codes are below 64 in every pack
+CATEGORIES = len(Category)
+
+GroupKey = tuple[object, ...]
+
+
+def _zeros(*shape: int) -> np.ndarray:
+    return np.zeros(shape, np.int64)
+
+
+@dataclass
+class DealingTally:
+    """Sound deals of one group, game and hand size: how often each seat
+    played, each pair of seats played together, and what they held."""
+
+    deals: int = 0
+    seat_deals: np.ndarray = field(default_factory=lambda: _zeros(MAX_SEATS))
+    pair_deals: np.ndarray = field(default_factory=lambda: _zeros(MAX_SEATS, MAX_SEATS))
+    categories: np.ndarray = field(default_factory=lambda: _zeros(MAX_SEATS, CATEGORIES))
+    cards: np.ndarray = field(default_factory=lambda: _zeros(MAX_SEATS, CARD_CODES))
+
+    def add(self, other: DealingTally) -> None:
+        self.deals += other.deals
+        self.seat_deals += other.seat_deals
+        self.pair_deals += other.pair_deals
+        self.categories += other.categories
+        self.cards += other.cards
+
+
+@dataclass
+class GroupTally:
+    """One group's deals: dealing counts by (game, hand size), payouts and
+    impossible deals, with the first ``limit`` deal ids of each kind kept."""
+
+    dealing: dict[tuple[str | None, int], DealingTally] = field(default_factory=dict)
+    deals: int = 0  # deals with rows in the scored output
+    unadjudicable: int = 0
+    adjudicated: int = 0  # adjudicated deals with a logged result
+    disputes: int = 0
+    disputed_ids: list[object] = field(default_factory=list)
+    impossible: int = 0  # deals holding a card twice
+    impossible_ids: list[object] = field(default_factory=list)
+
+    def add(self, other: GroupTally, limit: int | None) -> None:
+        for key, counts in other.dealing.items():
+            self.dealing.setdefault(key, DealingTally()).add(counts)
+        self.deals += other.deals
+        self.unadjudicable += other.unadjudicable
+        self.adjudicated += other.adjudicated
+        self.disputes += other.disputes
+        self.impossible += other.impossible
+        self.disputed_ids = _capped(self.disputed_ids + other.disputed_ids, limit)
+        self.impossible_ids = _capped(self.impossible_ids + other.impossible_ids, limit)
+
+
+@dataclass
+class Tally:
+    """Every group's counts, and the rows read."""
+
+    by: tuple[str, ...]
+    limit: int | None  # deal ids kept per list; None: all
+    groups: dict[GroupKey, GroupTally] = field(default_factory=dict)
+    rows: int = 0
+    bad_rows: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.rows += other.rows
+        self.bad_rows += other.bad_rows
+        for key, group in other.groups.items():
+            self.groups.setdefault(key, GroupTally()).add(group, self.limit)
+
+    def group(self, key: GroupKey) -> GroupTally:
+        return self.groups.setdefault(key, GroupTally())
+
+
+def _capped(ids: list[object], limit: int | None) -> list[object]:
+    return ids if limit is None else ids[:limit]
+
+
+def _group_codes(table: pa.Table, rows: np.ndarray, by: tuple[str, ...]) -> tuple[np.ndarray, list[GroupKey]]:
+    """(group index of each of ``rows``, the group keys): the ``by`` values."""
+    if not by:
+        return np.zeros(len(rows), np.int64), [()]
+    picked = table.select(list(by)).take(pa.array(rows))
+    combined = np.zeros(len(rows), np.int64)
+    dictionaries = []
+    for name in by:
+        encoded = pc.dictionary_encode(picked[name].combine_chunks(), null_encoding="encode")
+        dictionaries.append(encoded.dictionary.to_pylist())
+        combined = combined * (len(encoded.dictionary) + 1) + encoded.indices.to_numpy(zero_copy_only=False)
+    unique, inverse = np.unique(combined, return_inverse=True)
+    keys = []
+    for code in unique.tolist():
+        parts = []
+        for values in reversed(dictionaries):
+            code, index = divmod(code, len(values) + 1)
+            parts.append(values[index])
+        keys.append(tuple(reversed(parts)))
+    return inverse.reshape(-1), keys
+
+
+def _seats(table: pa.Table, seat: str | None, starts: np.ndarray) -> np.ndarray:
+    """Each row's seat: the ``seat`` column's number, else its place in its deal."""
+    n = table.num_rows
+    if seat is None or seat not in table.column_names:
+        lengths = np.diff(np.append(starts, n))
+        return np.arange(n) - np.repeat(starts, lengths)
+    column = table[seat].combine_chunks()
+    if not pa.types.is_integer(column.type) or column.null_count:
+        raise ScoreError(f"the seat column {seat!r} must hold seat numbers 0..{MAX_SEATS - 1} in every row "
+                         f"(it is {column.type}{' with missing values' if column.null_count else ''}); "
+                         "name another with --seat")
+    values = column.to_numpy().astype(np.int64)
+    outside = np.flatnonzero((values < 0) | (values >= MAX_SEATS))
+    if outside.size:
+        row = int(outside[0])
+        raise ScoreError(f"the seat column {seat!r} holds {values[row]} (deal {_deal_id(table, row)!r}): seats are "
+                         f"numbered 0..{MAX_SEATS - 1}; name another column with --seat")
+    return values
+
+
+def _deal_id(table: pa.Table, row: int) -> object:
+    return table[DEAL_COLUMN][row].as_py() if DEAL_COLUMN in table.column_names else row
+
+
+def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat: str | None,
+                limit: int | None) -> Tally:
+    """The counts of one scored chunk of whole deals (``chunk`` as read,
+    ``result`` its score)."""
+    tally = Tally(by=by, limit=limit, rows=chunk.num_rows, bad_rows=result.errors.num_rows)
+    out = result.table
+    n = out.num_rows
+    deal_log = DEAL_COLUMN in out.column_names
+    starts = deal_run_starts(out[DEAL_COLUMN].combine_chunks()) if deal_log else np.arange(n, dtype=np.int64)
+    lengths = np.diff(np.append(starts, n))
+    deal_of_row = np.repeat(np.arange(len(starts)), lengths)
+    group_of_deal, keys = _group_codes(out, starts, by)
+
+    if deal_log:
+        problem = out["deal_problem"].combine_chunks().take(pa.array(starts))
+        problem_code = problem.indices.fill_null(SOUND_DEAL_CHECKS).to_numpy(zero_copy_only=False)
+        sound = problem_code >= SOUND_DEAL_CHECKS
+        unadjudicable = np.asarray(problem.is_valid().to_numpy(zero_copy_only=False), bool)
+    else:
+        sound = np.ones(len(starts), bool)
+        unadjudicable = np.zeros(len(starts), bool)
+    _tally_payouts(tally, out, starts, group_of_deal, keys, unadjudicable, limit)
+    _tally_impossible(tally, chunk, result.repeated_card_rows, by, limit)
+
+    seats = _seats(out, seat, starts)
+    masks = np.bitwise_or.reduceat(np.left_shift(np.uint64(1), seats.astype(np.uint64)), starts) if n else \
+        np.zeros(0, np.uint64)
+    clash = sound & (popcount(masks) != lengths)
+    if clash.any():
+        deal = int(np.flatnonzero(clash)[0])
+        raise ScoreError(f"deal {_deal_id(out, int(starts[deal]))!r} seats two players at one seat of "
+                         f"{'column ' + repr(seat) if seat in out.column_names else 'the deal'}; name the seat "
+                         "column with --seat")
+    if not len(starts):
+        return tally
+    if "game" in out.column_names:
+        encoded = pc.dictionary_encode(out["game"].cast(pa.string()).take(pa.array(starts)).combine_chunks())
+        games, game_of_deal = encoded.dictionary.to_pylist(), encoded.indices.to_numpy(zero_copy_only=False)
+    else:
+        games, game_of_deal = [None], np.zeros(len(starts), np.int64)
+    widths = np.count_nonzero(result.cards[starts] != NO_CARD, axis=1)
+    combined = (group_of_deal * len(games) + game_of_deal) * (NO_CARD + 1) + widths
+    unique, sub_of_deal = np.unique(combined, return_inverse=True)
+    sub_of_deal = sub_of_deal.reshape(-1)
+    sub_keys = {}
+    for sub, code in enumerate(unique.tolist()):
+        rest, width = divmod(code, NO_CARD + 1)
+        g, game = divmod(rest, len(games))
+        sub_keys[(g, games[game], width)] = sub
+    subs = len(sub_keys)
+    row_sound = sound[deal_of_row]
+    cell = (sub_of_deal[deal_of_row] * MAX_SEATS + seats)[row_sound]  # (dealing tally, seat) of each row
+    category = out["category"].combine_chunks().indices.to_numpy(zero_copy_only=False).astype(np.int64)[row_sound]
+    deals = np.bincount(sub_of_deal[sound], minlength=subs)
+    seat_deals = np.bincount(cell, minlength=subs * MAX_SEATS).reshape(subs, MAX_SEATS)
+    categories = np.bincount(cell * CATEGORIES + category, minlength=subs * MAX_SEATS * CATEGORIES)
+    held = result.cards[row_sound]
+    cards = np.zeros(subs * MAX_SEATS * CARD_CODES, np.int64)
+    for position in range(held.shape[1]):
+        column = held[:, position].astype(np.int64)
+        there = column != NO_CARD
+        cards += np.bincount((cell * CARD_CODES + column)[there], minlength=cards.size)
+    pairs = np.zeros((subs, MAX_SEATS, MAX_SEATS), np.int64)
+    sound_masks = masks[sound].view(np.int64)
+    combos, counts = np.unique(np.stack([sub_of_deal[sound], sound_masks]), axis=1, return_counts=True)
+    for (sub, mask), count in zip(combos.T.tolist(), counts.tolist()):
+        present = [s for s in range(MAX_SEATS) if (mask >> s) & 1]
+        pairs[sub][np.ix_(present, present)] += count
+    categories = categories.reshape(subs, MAX_SEATS, CATEGORIES)
+    cards = cards.reshape(subs, MAX_SEATS, CARD_CODES)
+    for (g, game, width), sub in sub_keys.items():
+        tally.group(keys[g]).dealing.setdefault((game, width), DealingTally()).add(DealingTally(
+            deals=int(deals[sub]), seat_deals=seat_deals[sub], pair_deals=pairs[sub],
+            categories=categories[sub], cards=cards[sub]))
+    return tally
+
+
+def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, group_of_deal: np.ndarray,
+                   keys: list[GroupKey], unadjudicable: np.ndarray, limit: int | None) -> None:
+    deals = np.bincount(group_of_deal, minlength=len(keys))
+    not_decided = np.bincount(group_of_deal, weights=unadjudicable, minlength=len(keys))
+    if "dispute" in out.column_names:
+        dispute = out["dispute"].combine_chunks().take(pa.array(starts))
+        known = np.asarray(dispute.is_valid().to_numpy(zero_copy_only=False), bool)
+        disputed = np.asarray(dispute.fill_null(False).to_numpy(zero_copy_only=False), bool)
+    else:
+        known = disputed = np.zeros(len(starts), bool)
+    adjudicated = np.bincount(group_of_deal, weights=known, minlength=len(keys))
+    disputes = np.bincount(group_of_deal, weights=disputed, minlength=len(keys))
+    disputed_deals = np.flatnonzero(disputed)
+    ids = (out[DEAL_COLUMN].take(pa.array(starts[disputed_deals])).to_pylist() if disputed_deals.size
+           else [])
+    for index, key in enumerate(keys):
+        group = tally.group(key)
+        group.deals += int(deals[index])
+        group.unadjudicable += int(not_decided[index])
+        group.adjudicated += int(adjudicated[index])
+        group.disputes += int(disputes[index])
+        if disputes[index]:
+            mine = group_of_deal[disputed_deals] == index
+            group.disputed_ids = _capped(group.disputed_ids + [i for i, m in zip(ids, mine.tolist()) if m], limit)
+
+
+def _tally_impossible(tally: Tally, chunk: pa.Table, rows: np.ndarray, by: tuple[str, ...],
+                      limit: int | None) -> None:
+    if not rows.size:
+        return
+    group_of_deal, keys = _group_codes(chunk, rows, by)
+    ids = chunk[DEAL_COLUMN].take(pa.array(rows)).to_pylist()
+    for index, key in enumerate(keys):
+        group = tally.group(key)
+        mine = [deal for deal, g in zip(ids, group_of_deal.tolist()) if g == index]
+        group.impossible += len(mine)
+        group.impossible_ids = _capped(group.impossible_ids + mine, limit)
+
