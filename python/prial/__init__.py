@@ -49,6 +49,7 @@ from .rules import Rules
 
 if TYPE_CHECKING:
     from .score import (
+        Bias,
         ScoreError,
         ScoreOptions,
         ScoreSummary,
@@ -74,7 +75,7 @@ partition = _brag.partition
 partition_batch = _brag.partition_batch
 
 # Log scoring needs pyarrow: prial.score is imported on first use.
-_LAZY = frozenset({"ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
+_LAZY = frozenset({"Bias", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
                    "write_sample_log"})
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
@@ -103,6 +104,7 @@ __all__ = [
     "PAYTABLES",
     "BestHand",
     "BetResult",
+    "Bias",
     "CancelFlag",
     "CancelledError",
     "CasinoResult",
