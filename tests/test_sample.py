@@ -327,3 +327,35 @@ def test_a_biased_log_scores_whole_with_its_dealer_column(tmp_path):
     scored = pq.read_table(tmp_path / "scored.parquet")
     assert scored.column("dealer").to_pylist() == pq.read_table(log).column("dealer").to_pylist()
 
+
+def test_cli_dealers_and_biases(tmp_path, capsys):
+    out = tmp_path / "biased.csv"
+    argv = ["sample", "--deals", "300", "--seed", "2", "--dealers", "5", "--bias", "pairs:dealer=3",
+            "--bias", "aces:seat=0:rate=0.3", "-o", str(out)]
+    assert main(argv) == 0
+    assert "300 deals, 1,200 rows" in capsys.readouterr().out
+    again = tmp_path / "again.csv"
+    prial.write_sample_log(again, 300, seed=2, dealers=5,
+                           bias=[Bias("pairs", dealer=3), Bias("aces", seat=0, rate=0.3)])
+    assert out.read_text() == again.read_text()
+    assert pacsv.read_csv(out).column_names[:2] == ["deal_id", "dealer"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bias", "kings"], "prial: error: argument --bias: bias 'kings': unknown feature 'kings' (pairs or aces)"),
+    (["--bias", "pairs:rate=2"], "argument --bias: bias 'pairs:rate=2': rate must be a number from 0 to 1"),
+    (["--bias", "aces:seat=x"], "argument --bias: bias 'aces:seat=x': 'seat=x': expected a whole number"),
+    (["--dealers", "-1"], "argument --dealers: must be at least 0, got -1"),
+    (["--bias", "pairs:dealer=2"], "prial: error: bias pairs:dealer=2:rate=0.5 is on dealer 2, but dealers is 0"),
+    (["--dealers", "2", "--bias", "pairs:dealer=2"], "is on dealer 2, but dealers is 2: it must be at least 3"),
+    (["--bias", "aces:seat=4"], "bias aces:seat=4:rate=0.5 is on seat 4, but there are 4 players (seats 0..3)"),
+])
+def test_cli_bad_bias_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
+    try:
+        status = main(["sample", "--deals", "5", *argv, "-o", str(tmp_path / "x.csv")])
+    except SystemExit as exc:  # refused by the option's own type
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2 and message in err
+    assert err.count("\n") == 1 and err.startswith("prial: error: ") and "Traceback" not in err
+    assert not (tmp_path / "x.csv").exists()
