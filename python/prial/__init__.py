@@ -52,6 +52,7 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .audit import AuditOptions, AuditResult, audit_file, audit_table
     from .score import (
+        Bias,
         ScoreError,
         ScoreOptions,
         ScoreSummary,
@@ -78,7 +79,7 @@ partition_batch = _brag.partition_batch
 
 # Log scoring and auditing need pyarrow: their subpackage is imported on
 # first use.
-_LAZY = {**dict.fromkeys(("ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
+_LAZY = {**dict.fromkeys(("Bias", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
                           "write_sample_log"), "score"),
          **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit")}
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
@@ -109,6 +110,7 @@ __all__ = [
     "PAYTABLES",
     "BestHand",
     "BetResult",
+    "Bias",
     "CancelFlag",
     "CancelledError",
     "CasinoResult",

@@ -194,6 +194,13 @@ def score(folder: Path) -> None:
     rows: int = prial.write_sample_log(folder / "deals.csv", 100, seed=1, players=3, format="csv")
     table: pa.Table = prial.sample_deals(10, seed=1, players=3)
     table_rows: int = table.num_rows
+    bias = prial.Bias("pairs", dealer=1, seat=0, rate=0.3)
+    parsed: prial.Bias = prial.Bias.parse("aces:seat=0:rate=0.3")
+    feature: str = parsed.feature
+    dealer: int | None = bias.dealer
+    rate: float = bias.rate
+    biased: pa.Table = prial.sample_deals(10, seed=1, dealers=2, bias=[bias, parsed])
+    biased_rows: int = prial.write_sample_log(folder / "biased.csv", 10, dealers=2, bias=(bias,))
     options = ScoreOptions(rules=Rules(), describe=True, strict=False, chunk_rows=50, threads=1)
     summary: ScoreSummary = prial.score_file(folder / "deals.csv", folder / "scored.parquet", options=options,
                                              errors=str(folder / "bad.csv"), overwrite=True, engine="local",
@@ -213,6 +220,7 @@ def score(folder: Path) -> None:
         status: int = error.status
         del status
     del rows, table_rows, rows_in, rows_out, bad_rows, deals, disputes, categories, complete, speed, report
+    del feature, dealer, rate, biased, biased_rows
 
 
 def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:

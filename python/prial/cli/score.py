@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from ..score.formats import FORMATS
 from ..score.progress import MODES, Progress
 from ..score.types import ENGINES
-from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
+from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
 
 if TYPE_CHECKING:
+    from ..score.sample import Bias
     from ..score.types import ScoreSummary
 
 
@@ -63,12 +64,27 @@ def cmd_sample(args: argparse.Namespace) -> int:
     from ..score import ScoreError, write_sample_log
 
     try:
-        rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format)
+        rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format,
+                                dealers=args.dealers, bias=args.bias or ())
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     print(f"{args.output}: {args.deals:,} deals, {rows:,} rows")
     return 0
+
+
+def bias_spec(text: str) -> Bias:
+    """An argparse type: ``--bias FEATURE[:dealer=N][:seat=N][:rate=R]``."""
+    from ..errors import InvalidHandError
+    from ..score.sample import Bias  # pyarrow, only once a bias is given
+
+    try:
+        return Bias.parse(text)
+    except InvalidHandError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+bias_spec.__name__ = "bias"  # argparse names the type in its own messages
 
 
 def print_score_summary(summary: ScoreSummary) -> None:
@@ -121,10 +137,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Deal N deals of three-card Brag from a shuffled pack into a log of the format "
                     "prial score reads: one row per player, some folds, some sees, and a 'won' column "
                     "that is a coin toss (so the scored log shows disputes).  The same --seed gives "
-                    "the same log.")
+                    "the same log.  With --dealers the log says who dealt each deal, and --bias deals "
+                    "it unfairly on purpose, for a fairness audit to find: a deal the bias applies to "
+                    "in which no targeted hand holds the feature is, with probability R, shuffled "
+                    "again once (a fresh whole deal, which may lack it again).")
     sample.add_argument("--deals", type=POSITIVE, required=True, metavar="N", help="deals to write")
     sample.add_argument("--players", type=whole(2), default=4, help="players per deal (default 4)")
     sample.add_argument("--seed", type=SEED, default=0, help="seed of the shuffles (default 0)")
+    sample.add_argument("--dealers", type=NON_NEGATIVE, default=0, metavar="N",
+                        help="add a dealer column: deal D is dealt by dealer D %% N (default 0: no such column)")
+    sample.add_argument("--bias", type=bias_spec, action="append", metavar="SPEC",
+                        help="FEATURE[:dealer=N][:seat=N][:rate=R]: favour the deals of dealer N (default "
+                             "every deal), the hand of seat N (default every hand of the deal), with pairs (a "
+                             "pair or a prial) or aces, re-dealing at rate R (default 0.5); e.g. pairs:dealer=3, "
+                             "aces:seat=0:rate=0.3; may be given several times, applied in order")
     sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
     sample.add_argument("-o", "--output", required=True, metavar="FILE", help="the log to write")
     sample.set_defaults(func=cmd_sample)

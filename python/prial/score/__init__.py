@@ -9,7 +9,7 @@
 - ``parts``: the parts directory, its journal and the output writer;
 - ``types``: options, summary and the job's error; ``progress``: how far
   a job is, on stderr;
-- ``sample``: sample deal logs.
+- ``sample``: sample deal logs, fair or dealt with a ``Bias``.
 
 The names below load their module (and pyarrow) on first use, so that
 ``prial.score.formats`` stays cheap to import for the command line.
@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .job import score_file
     from .progress import Progress
-    from .sample import sample_deals, write_sample_log
+    from .sample import Bias, sample_deals, write_sample_log
     from .types import ScoreError, ScoreOptions, ScoreSummary
 
-_HOME = {"score_file": "job", "Progress": "progress", "sample_deals": "sample", "write_sample_log": "sample",
-         "ScoreError": "types", "ScoreOptions": "types", "ScoreSummary": "types"}
+_HOME = {"score_file": "job", "Progress": "progress", "Bias": "sample", "sample_deals": "sample",
+         "write_sample_log": "sample", "ScoreError": "types", "ScoreOptions": "types", "ScoreSummary": "types"}
 
-__all__ = ["Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file", "write_sample_log"]
+__all__ = ["Bias", "Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
+           "write_sample_log"]
 
 
 # Hidden from type checkers, which see the TYPE_CHECKING imports above: to

@@ -4,14 +4,20 @@ Deals of three-card Brag from a shuffled pack, one row per player, in the
 log format ``prial score`` reads (README, "Scoring hand logs"): some players
 fold, about three deals in ten end in a see between the last two players,
 and the ``won`` column is a coin toss, so the scored log shows disputes;
-every deal can be adjudicated.
+every deal can be adjudicated.  A log may name a dealer for each deal and be
+dealt with a ``Bias`` (a dealer or a seat favoured with pairs or aces), for
+a fairness audit to find.
 Built column-wise with numpy (the card text is assembled straight into an
 Arrow string buffer): ten million rows take seconds.
 """
 
 from __future__ import annotations
 
+import numbers
 import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -27,7 +33,11 @@ from .targets import check_directory
 # Dask engine needs.
 DEALS_PER_GROUP = 1 << 18
 MAX_PLAYERS = 17  # three cards each from one pack of 52
-_CARD_TEXT = np.array([list((r + s).encode()) for r in "23456789TJQKA" for s in "cdhs"], dtype=np.uint8)
+MAX_DEALERS = int(np.iinfo(np.int16).max)  # the dealer column is int16
+FEATURES = ("pairs", "aces")
+_RANKS = "23456789TJQKA"
+_ACE = _RANKS.index("A")  # card index = rank * 4 + suit
+_CARD_TEXT = np.array([list((r + s).encode()) for r in _RANKS for s in "cdhs"], dtype=np.uint8)
 
 
 def _hands_text(hands: np.ndarray) -> pa.StringArray:
@@ -47,26 +57,164 @@ def _count(value: object, name: str, low: int, high: int | None = None) -> int:
     return value
 
 
-def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int = 0) -> pa.Table:
+@dataclass(frozen=True)
+class Bias:
+    """A sample log dealt unfairly, on purpose: ``feature`` comes to the
+    favoured hands more often than a fair shuffle brings it.
+
+    ``feature`` is ``"pairs"`` (a hand holding two or more cards of one
+    rank: any pair, or a prial) or ``"aces"`` (a hand holding an ace).  The
+    bias applies to the deals of ``dealer`` (a number of the log's
+    ``dealer`` column, so ``sample_deals`` needs ``dealers`` above it), or
+    to every deal if None; its targeted hands are the hand of seat ``seat``
+    (the ``player`` column, below ``players``), or every hand of the deal if
+    None.
+
+    Exactly: a deal the bias applies to in which no targeted hand has the
+    feature is, with probability ``rate``, shuffled again once; a fresh
+    shuffle of the whole pack replaces all of that deal's cards (every
+    hand's, not only the targeted ones), and it may again lack the feature.
+    Nothing else of the deal changes: its folds, see and ``won`` column are
+    those of the fair log.  So for one targeted hand that has the feature
+    with probability p in a fair deal, the biased probability is
+    ``p + rate * (1 - p) * p``.  As a re-dealt deal is a whole fresh deal,
+    the other hands of the deals a seat bias applies to change a little
+    too (docs/scoring.md gives the figures).
+
+    ``Bias.parse`` reads the command line's form,
+    ``FEATURE[:dealer=N][:seat=N][:rate=R]``, and ``str()`` gives it back.
+    """
+
+    feature: str
+    dealer: int | None = None
+    seat: int | None = None
+    rate: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.feature not in FEATURES:
+            raise InvalidHandError(f"feature must be 'pairs' or 'aces', got {self.feature!r}", field="feature")
+        if self.dealer is not None:
+            _count(self.dealer, "dealer", 0)
+        if self.seat is not None:
+            _count(self.seat, "seat", 0)
+        rate = self.rate
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0 <= rate <= 1:
+            raise InvalidHandError(f"rate must be a number from 0 to 1, got {rate!r}", field="rate")
+        object.__setattr__(self, "rate", float(rate))
+
+    @classmethod
+    def parse(cls, text: str) -> Bias:
+        """The bias ``text`` says, as ``prial sample --bias`` takes it:
+        ``FEATURE[:dealer=N][:seat=N][:rate=R]``, e.g. ``pairs:dealer=2`` or
+        ``aces:seat=0:rate=0.3``; InvalidHandError naming the bad part."""
+        feature, *parts = text.split(":")
+        if feature not in FEATURES:
+            raise InvalidHandError(f"bias {text!r}: unknown feature {feature!r} (pairs or aces)", field="feature")
+        given: dict[str, str] = {}
+        for part in parts:
+            key, equals, value = part.partition("=")
+            if not equals or key not in ("dealer", "seat", "rate"):
+                raise InvalidHandError(f"bias {text!r}: {part!r} is not dealer=N, seat=N or rate=R", field="bias")
+            if key in given:
+                raise InvalidHandError(f"bias {text!r}: {key} is given twice", field=key)
+            if key != "rate" and not re.fullmatch(r"[0-9]+", value):
+                raise InvalidHandError(f"bias {text!r}: {part!r}: expected a whole number", field=key)
+            given[key] = value
+        try:
+            rate = float(given.get("rate", "0.5"))
+        except ValueError:
+            raise InvalidHandError(f"bias {text!r}: {'rate=' + given['rate']!r}: expected a number from 0 to 1",
+                                   field="rate") from None
+        dealer, seat = (int(given[key]) if key in given else None for key in ("dealer", "seat"))
+        try:
+            return cls(feature, dealer=dealer, seat=seat, rate=rate)
+        except InvalidHandError as exc:
+            raise InvalidHandError(f"bias {text!r}: {exc}", field=exc.field) from None
+
+    def __str__(self) -> str:
+        parts = [self.feature]
+        if self.dealer is not None:
+            parts.append(f"dealer={self.dealer}")
+        if self.seat is not None:
+            parts.append(f"seat={self.seat}")
+        return ":".join([*parts, f"rate={self.rate!r}"])
+
+
+def _has_feature(hands: np.ndarray, feature: str) -> np.ndarray:
+    """(..., 3) card indices -> whether each hand has ``feature``."""
+    ranks = hands // 4
+    if feature == "aces":
+        return (ranks == _ACE).any(axis=-1)
+    first, second, third = ranks[..., 0], ranks[..., 1], ranks[..., 2]
+    return (first == second) | (second == third) | (first == third)
+
+
+def _shuffles(rng: np.random.Generator, deals: int, players: int) -> np.ndarray:
+    """(deals, players * 3) cards: the top of a fresh shuffle for each deal."""
+    return np.argsort(rng.random((deals, 52)), axis=1)[:, : players * 3].astype(np.uint8)
+
+
+def _checked_biases(bias: Sequence[Bias], dealers: int, players: int) -> tuple[Bias, ...]:
+    if isinstance(bias, str) or not isinstance(bias, Sequence) or not all(isinstance(b, Bias) for b in bias):
+        raise InvalidHandError(f"bias must be a sequence of Bias, got {bias!r}", field="bias")
+    for b in bias:
+        if b.dealer is not None and b.dealer >= dealers:
+            raise InvalidHandError(f"bias {b} is on dealer {b.dealer}, but dealers is {dealers}: it must be at "
+                                   f"least {b.dealer + 1} (dealers are numbered from 0)", field="dealers")
+        if b.seat is not None and b.seat >= players:
+            raise InvalidHandError(f"bias {b} is on seat {b.seat}, but there are {players} players "
+                                   f"(seats 0..{players - 1})", field="seat")
+    return tuple(bias)
+
+
+def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int = 0, dealers: int = 0,
+                 bias: Sequence[Bias] = ()) -> pa.Table:
     """A table of ``deals`` deals of ``players`` players (one row each), dealt
     with ``seed``; deal ids count from ``first_deal``.
 
-    Columns: ``deal_id`` (int64), ``player`` (int8), ``cards`` (text such as
-    "Ah Kd 2c"), ``blind``, ``seer``, ``folded``, ``won`` (booleans).
+    Columns: ``deal_id`` (int64), then with ``dealers`` >= 1 ``dealer``
+    (int16: deal ``deal_id`` is dealt by dealer ``deal_id % dealers``),
+    ``player`` (int8), ``cards`` (text such as "Ah Kd 2c"), ``blind``,
+    ``seer``, ``folded``, ``won`` (booleans).
+
+    ``bias``: biases (``Bias`` says exactly what one does) applied one
+    after another, in order, each to the cards the ones before it left.
+    Each re-deals from a random stream of its own (spawned from ``seed``),
+    so every deal no bias re-deals, and every column but ``cards``, is that
+    of the log without them.
     """
     _count(deals, "deals", 0)
     _count(players, "players", 2, MAX_PLAYERS)
     _count(seed, "seed", 0)
+    _count(dealers, "dealers", 0, MAX_DEALERS)
+    biases = _checked_biases(bias, dealers, players)
     rng = np.random.default_rng(seed)
-    order = np.argsort(rng.random((deals, 52)), axis=1)[:, : players * 3].astype(np.uint8)
+    order = _shuffles(rng, deals, players)
+    deal_ids = np.arange(first_deal, first_deal + deals, dtype=np.int64)
+    dealer = (deal_ids % dealers).astype(np.int16) if dealers else None
+    # Each bias re-deals from a stream spawned from the seed, which is no
+    # seed's fair stream: default_rng(seed + k) would be that of seed + k
+    # (write_sample_log's row groups use seed + start), default_rng([seed, k])
+    # that of seed + k * 2**32.
+    for b, stream in zip(biases, np.random.SeedSequence(seed).spawn(len(biases))):
+        bias_rng = np.random.default_rng(stream)
+        targeted = order.reshape(deals, players, 3)[:, slice(None) if b.seat is None else [b.seat]]
+        lacking = ~_has_feature(targeted, b.feature).any(axis=1)
+        if b.dealer is not None:
+            lacking &= dealer == b.dealer
+        again = np.flatnonzero(lacking & (bias_rng.random(deals) < b.rate))
+        order[again] = _shuffles(bias_rng, len(again), players)
     hands = order.reshape(deals * players, 3)
     player = np.tile(np.arange(players, dtype=np.int8), deals)
     see = np.repeat(rng.random(deals) < 0.3, players)
     folded = np.where(see, player < players - 2, rng.random(deals * players) < 0.15).reshape(deals, players)
     folded[folded.all(axis=1), 0] = False  # somebody always stays in to win the pot
     folded = folded.reshape(-1)
+    columns = {"deal_id": pa.array(np.repeat(deal_ids, players))}
+    if dealer is not None:
+        columns["dealer"] = pa.array(np.repeat(dealer, players))
     return pa.table({
-        "deal_id": pa.array(np.repeat(np.arange(first_deal, first_deal + deals, dtype=np.int64), players)),
+        **columns,
         "player": pa.array(player),
         "cards": _hands_text(hands),
         "blind": pa.array(np.zeros(deals * players, bool)),
@@ -77,26 +225,30 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
 
 
 def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0, players: int = 4,
-                     format: str | None = None, deals_per_row_group: int = DEALS_PER_GROUP) -> int:
+                     format: str | None = None, deals_per_row_group: int = DEALS_PER_GROUP, dealers: int = 0,
+                     bias: Sequence[Bias] = ()) -> int:
     """Writes a sample log of ``deals`` deals to ``path`` as Parquet, CSV or
     JSON Lines (``format``, else from the extension); returns the rows
-    written.  Deals are made ``deals_per_row_group`` at a time (in Parquet,
-    one row group each: a partition for the Dask engine).  The same
-    arguments always give the same log."""
+    written.  ``dealers`` and ``bias`` are those of ``sample_deals``; a
+    deal's dealer is counted from its ``deal_id`` over the whole log.  Deals
+    are made ``deals_per_row_group`` at a time (in Parquet, one row group
+    each: a partition for the Dask engine).  The same arguments always give
+    the same log."""
     _count(deals, "deals", 1)
     _count(seed, "seed", 0)
     _count(deals_per_row_group, "deals_per_row_group", 1)
     path = str(path)
     fmt = detect_format(path, format)
     check_directory(path, "log")
-    schema = sample_deals(0, players=players).schema
+    schema = sample_deals(0, players=players, dealers=dealers, bias=bias).schema  # checks them before any writing
 
     def groups():
         for start in range(0, deals, deals_per_row_group):
             count = min(deals_per_row_group, deals - start)
             # Each group has a seed of its own, so a group never depends on
             # how many came before it.
-            yield sample_deals(count, seed=seed + start, players=players, first_deal=start)
+            yield sample_deals(count, seed=seed + start, players=players, first_deal=start, dealers=dealers,
+                               bias=bias)
 
     tmp = path + ".tmp"
     if fmt == "parquet":
