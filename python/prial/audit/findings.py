@@ -378,11 +378,12 @@ def summaries(result: AuditResult) -> dict[str, str]:
             top = flagged[0]
             assert top.effect is not None and top.p_adjusted is not None
             e = top.effect
+            held = (f"{Category[e.what].label.lower()} hands" if kind == "categories" else f"the {e.what}")
             direction = "more" if e.residual > 0 else "fewer"
             words[kind] = (f"{len(flagged)} of {len(tested)} group{'s' if len(tested) != 1 else ''} stand out in the "
-                           f"{noun}; the strongest is {_where(top, several)}: {e.observed:,} {e.what} at seat {e.seat}, "
-                           f"{direction} than the {e.expected:,.1f} a fair deal expects ({abs(e.residual):.1f} standard "
-                           f"deviations), adjusted p = {top.p_adjusted:.2g}{tail}.")
+                           f"{noun}; the strongest is {_where(top, several)}, whose seat {e.seat} got {held} "
+                           f"{e.observed:,} times where a fair deal expects {e.expected:,.1f} ({abs(e.residual):.1f} "
+                           f"standard deviations {direction}; adjusted p = {top.p_adjusted:.2g}){tail}.")
     total = sum(g.deals for g in result.impossible)
     if not total:
         words["impossible"] = "No deal held a card twice."

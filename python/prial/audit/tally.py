@@ -112,7 +112,7 @@ def _group_codes(table: pa.Table, rows: np.ndarray, by: tuple[str, ...]) -> tupl
         encoded = pc.dictionary_encode(picked[name].combine_chunks(), null_encoding="encode")
         dictionaries.append(encoded.dictionary.to_pylist())
         combined = combined * (len(encoded.dictionary) + 1) + encoded.indices.to_numpy(zero_copy_only=False)
-    unique, inverse = np.unique(combined, return_inverse=True)
+    unique, inverse = dense_codes(combined)
     keys = []
     for code in unique.tolist():
         parts = []
@@ -120,7 +120,15 @@ def _group_codes(table: pa.Table, rows: np.ndarray, by: tuple[str, ...]) -> tupl
             code, index = divmod(code, len(values) + 1)
             parts.append(values[index])
         keys.append(tuple(reversed(parts)))
-    return inverse.reshape(-1), keys
+    return inverse, keys
+
+
+def dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct values ascending, each value's index among them), as
+    ``np.unique`` gives, for small non-negative codes: a count, no sort."""
+    present = np.bincount(values) > 0 if len(values) else np.zeros(0, bool)
+    index = np.cumsum(present) - 1
+    return np.flatnonzero(present), index[values]
 
 
 def _seats(table: pa.Table, seat: str | None, starts: np.ndarray) -> np.ndarray:
@@ -189,8 +197,7 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
         games, game_of_deal = [None], np.zeros(len(starts), np.int64)
     widths = np.count_nonzero(result.cards[starts] != NO_CARD, axis=1)
     combined = (group_of_deal * len(games) + game_of_deal) * (NO_CARD + 1) + widths
-    unique, sub_of_deal = np.unique(combined, return_inverse=True)
-    sub_of_deal = sub_of_deal.reshape(-1)
+    unique, sub_of_deal = dense_codes(combined)
     sub_keys = {}
     for sub, code in enumerate(unique.tolist()):
         rest, width = divmod(code, NO_CARD + 1)
@@ -205,16 +212,19 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     categories = np.bincount(cell * CATEGORIES + category, minlength=subs * MAX_SEATS * CATEGORIES)
     held = result.cards[row_sound]
     cards = np.zeros(subs * MAX_SEATS * CARD_CODES, np.int64)
-    for position in range(held.shape[1]):
+    for position in range(int(widths.max())):
         column = held[:, position].astype(np.int64)
         there = column != NO_CARD
         cards += np.bincount((cell * CARD_CODES + column)[there], minlength=cards.size)
+    # Deals of each pair of seats: seat-presence rows of the sound deals,
+    # their products summed per tally (seats up to the highest one used).
+    width = int(seats.max(initial=0)) + 1
+    presence = np.zeros((len(starts), width))
+    presence[deal_of_row, seats] = 1
     pairs = np.zeros((subs, MAX_SEATS, MAX_SEATS), np.int64)
-    sound_masks = masks[sound].view(np.int64)
-    combos, counts = np.unique(np.stack([sub_of_deal[sound], sound_masks]), axis=1, return_counts=True)
-    for (sub, mask), count in zip(combos.T.tolist(), counts.tolist()):
-        present = [s for s in range(MAX_SEATS) if (mask >> s) & 1]
-        pairs[sub][np.ix_(present, present)] += count
+    for sub in range(subs):
+        mine = presence[sound & (sub_of_deal == sub)]
+        pairs[sub, :width, :width] = np.rint(mine.T @ mine).astype(np.int64)
     categories = categories.reshape(subs, MAX_SEATS, CATEGORIES)
     cards = cards.reshape(subs, MAX_SEATS, CARD_CODES)
     for (g, game, width), sub in sub_keys.items():
@@ -237,17 +247,17 @@ def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, group_of_dea
     adjudicated = np.bincount(group_of_deal, weights=known, minlength=len(keys))
     disputes = np.bincount(group_of_deal, weights=disputed, minlength=len(keys))
     disputed_deals = np.flatnonzero(disputed)
-    ids = (out[DEAL_COLUMN].take(pa.array(starts[disputed_deals])).to_pylist() if disputed_deals.size
-           else [])
     for index, key in enumerate(keys):
         group = tally.group(key)
         group.deals += int(deals[index])
         group.unadjudicable += int(not_decided[index])
         group.adjudicated += int(adjudicated[index])
         group.disputes += int(disputes[index])
-        if disputes[index]:
-            mine = group_of_deal[disputed_deals] == index
-            group.disputed_ids = _capped(group.disputed_ids + [i for i, m in zip(ids, mine.tolist()) if m], limit)
+        room = None if limit is None else limit - len(group.disputed_ids)
+        if disputes[index] and (room is None or room > 0):
+            # Only the deals listed become Python values.
+            mine = disputed_deals[group_of_deal[disputed_deals] == index][:room]
+            group.disputed_ids += out[DEAL_COLUMN].take(pa.array(starts[mine])).to_pylist()
 
 
 def _tally_impossible(tally: Tally, chunk: pa.Table, rows: np.ndarray, by: tuple[str, ...],
