@@ -14,9 +14,9 @@ out="${1:-build/api}"
 
 python tools/install_extra.py docs
 
-# prial re-exports everything public but the client, the server and
-# prial.score's Progress.
-modules=(prial prial.score prial.client prial.server)
+# prial re-exports everything public but the client, the server,
+# prial.score's Progress and prial.audit's write_report.
+modules=(prial prial.score prial.audit prial.client prial.server)
 footer="prial $(python -c 'import prial; print(prial.__version__)')"
 echo "+ pdoc -o $out ${modules[*]}"
 rm -rf "$out"

@@ -15,7 +15,7 @@
 # Python layer and the versions of numpy, pyarrow and grpcio each one gets
 # (3.10 gets older ones), so every public test file of the hands, rules,
 # batches, best-of, partitioning, showdowns, Crash, casino, odds, scoring,
-# sample logs, the command line's output, the metadata, the gRPC service
+# sample logs, audits, the command line's output, the metadata, the gRPC service
 # and its security, and the asyncio client (asyncio differs the most
 # between these versions) runs, less the tests whose time goes to the native
 # core's own work or to a slow Python reference, the same on every
@@ -25,19 +25,20 @@
 # tests (a few percent of these files' tests; with cancellation, below,
 # 70% of their time).  Left out too: cancellation (long native calls
 # stopped mid-way, seconds of native work each), the README transcripts (a
-# fixed port), the supervisor, the soak, the fault and hostile-client tests
-# and the server's signals and processes: native work, process and timing
-# behaviour, which the full suite covers.
+# fixed port), the supervisor, the soak, the fault and hostile-client
+# tests, the audit on a Dask cluster and the server's signals and
+# processes: native work, process and timing behaviour, which the full
+# suite covers.
 left_out=(brute_force frontier independent_count follow_the_rules always_balance class_counts order_never_matters
           every_five_card_hand sigterm processes_share prial_call_from bench_json
-          number_for_cards_in_json_lines)
+          number_for_cards_in_json_lines every_format_and_engine)
 printf -v left_out_expression ' or %s' "${left_out[@]}"
 selection=(
   -m "not exhaustive" -k "not (${left_out_expression# or })"
   tests/test_api.py tests/test_three_card.py tests/test_batch.py tests/test_input.py tests/test_rules.py
   tests/test_wild.py tests/test_bestof.py tests/test_partition.py tests/test_showdown.py tests/test_crash.py
   tests/test_casino.py tests/test_odds.py tests/test_score.py tests/test_score_bad_values.py
-  tests/test_sample.py tests/test_cli.py tests/test_cli_output.py tests/test_metadata.py
+  tests/test_sample.py tests/test_audit.py tests/test_cli.py tests/test_cli_output.py tests/test_metadata.py
   tests/test_grpc_evaluate.py tests/test_grpc_rpcs.py tests/test_grpc_server.py tests/test_grpc_security.py
   tests/test_client_async.py
 )

@@ -45,6 +45,7 @@ from prial import (
     ShowdownResult,
     Split,
 )
+from prial.audit import write_report
 from prial.client import AsyncClient, Client, Evaluation, FieldViolation, PrialRpcError, RetryPolicy
 from prial.score import Progress
 
@@ -221,6 +222,30 @@ def score(folder: Path) -> None:
         del status
     del rows, table_rows, rows_in, rows_out, bad_rows, deals, disputes, categories, complete, speed, report
     del feature, dealer, rate, biased, biased_rows
+
+
+def audit(folder: Path) -> None:
+    options = prial.AuditOptions(rules=Rules(), by=("dealer",), seat="player", alpha=0.01, limit=10,
+                                 chunk_rows=1_000, threads=1)
+    result: prial.AuditResult = prial.audit_file(folder / "biased.csv", options=options, engine="local",
+                                                 progress=Progress("none"))
+    in_memory: prial.AuditResult = prial.audit_table(prial.sample_deals(100, dealers=2), options)
+    sentence: str = result.summaries["categories"]
+    for test in result.flagged("cards") + in_memory.dealing["categories"]:
+        adjusted: float | None = test.p_adjusted
+        group: dict[str, object] = test.group
+        if test.effect is not None:
+            residual: float = test.effect.residual
+            what: str = test.effect.what
+            del residual, what
+        del adjusted, group
+    for payout in result.payouts:
+        rate: float | None = payout.rate
+        interval: tuple[float, float] = (payout.low, payout.high)
+        del rate, interval
+    as_json: dict[str, object] = result.as_dict()
+    write_report(result, folder / "report.html")
+    del sentence, as_json
 
 
 def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:

@@ -62,33 +62,39 @@ def _shown(tests: Sequence[DealingTest], count: int) -> list[DealingTest]:
 
 def _frequency_chart(tests: Sequence[DealingTest], title: str, xlabel: str, several: bool) -> str | None:
     """Observed frequencies of the groups against the expected ones, with
-    the range 95 % of fair logs of the group's size would fall in."""
+    the range 95 % of fair logs of the group's size would fall in.  A few
+    categories, whose frequencies span decades, are drawn relative to
+    their expected frequency; cards, all expected alike, as they are."""
     shown = [t for t in tests if t.frequencies]
     if not shown:
         return None
     plt = _pyplot()
     names = [f.what for f in shown[0].frequencies]
     wide = len(names) > 12
+    relative = not wide
+
+    def scale(f, value: float) -> float:
+        return value / f.expected if relative else value
+
     figure, axes = plt.subplots(figsize=(11 if wide else 8, 4.2))
     positions = range(len(names))
     width = 0.8 / (len(shown) + 1)
     for index, test in enumerate(shown):
         offset = (index + 1) * width - 0.4 + width / 2
         xs = [p + offset for p in positions]
-        lows = [f.expected - f.low for f in test.frequencies]
-        highs = [f.high - f.expected for f in test.frequencies]
-        axes.errorbar(xs, [f.expected for f in test.frequencies], yerr=[lows, highs], fmt="_", color=EXPECTED,
-                      markersize=8, capsize=2, linewidth=1, label="expected, with the fair 95 % range" if index == 0
-                      else None)
-        axes.plot(xs, [f.observed for f in test.frequencies], "o", color=OBSERVED[index % len(OBSERVED)],
+        centre = [scale(f, f.expected) for f in test.frequencies]
+        lows = [c - scale(f, f.low) for c, f in zip(centre, test.frequencies)]
+        highs = [scale(f, f.high) - c for c, f in zip(centre, test.frequencies)]
+        axes.errorbar(xs, centre, yerr=[lows, highs], fmt="_", color=EXPECTED, markersize=8, capsize=2, linewidth=1,
+                      label="expected, with the fair 95 % range" if index == 0 else None)
+        axes.plot(xs, [scale(f, f.observed) for f in test.frequencies], "o", color=OBSERVED[index % len(OBSERVED)],
                   markersize=4 if wide else 6, label=f"observed: {_where(test, several)}")
-    if all(f.expected > 0 for t in shown for f in t.frequencies) and not wide:
-        axes.set_yscale("log")
     axes.set_xticks(list(positions))
     axes.set_xticklabels([n.replace("_", " ").lower() for n in names], rotation=90 if wide else 0,
                          fontsize=7 if wide else 9)
     axes.set_xlabel(xlabel)
-    axes.set_ylabel("frequency (share of hands)")
+    axes.set_ylabel("observed / expected frequency (1: as fair dealing expects)" if relative
+                    else "frequency (share of hands)")
     axes.set_title(title)
     axes.legend(fontsize=8, loc="best")
     axes.grid(axis="y", alpha=0.3)
@@ -150,13 +156,13 @@ figure { margin: 1em 0; } svg { max-width: 100%; height: auto; }
 """
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+def _table(headers: Sequence[str] | None, rows: Sequence[Sequence[object]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers or ())
     body = "".join("<tr>" + "".join(
         f'<td class="n">{v:,}</td>' if isinstance(v, int) and not isinstance(v, bool)
         else f'<td class="n">{v}</td>' if isinstance(v, float) else f"<td>{html.escape(str(v))}</td>"
         for v in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return f"<table>{f'<tr>{head}</tr>' if head else ''}{body}</table>"
 
 
 def _figure(svg: str | None, caption: str) -> str:
@@ -211,7 +217,7 @@ def render(result: AuditResult) -> str:
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
         f"<style>{_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        _table(["", ""], [["log", result.input], ["rows", result.rows], ["rows not usable (bad rows)", result.bad_rows],
+        _table(None, [["log", result.input], ["rows", result.rows], ["rows not usable (bad rows)", result.bad_rows],
                           ["deals", result.deals], ["groups by", by],
                           ["tests held to", f"alpha = {result.alpha:g}, Holm-corrected across groups"]]),
         _dealing_section(result, "categories", "Dealing: hand categories", "Hand categories: observed and expected",
