@@ -14,7 +14,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from prial.audit import AuditOptions, audit_table, write_report
-from prial.audit.report import DISPUTES, EXPECTED, FLAGGED, OBSERVED, PASSED
 
 from .audit_logs import favour_pairs, hands_of, log_table, shuffles
 
@@ -66,9 +65,23 @@ def _screenshot(page: str, png: str) -> None:
     assert done.returncode == 0 and os.path.getsize(png) > 0, done.stderr[-2000:]
 
 
+def _rgb(colour: str) -> np.ndarray:
+    return np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+
+
 def _pixels_near(image: np.ndarray, colour: str, tolerance: int = 12) -> int:
-    rgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
-    return int((np.abs(image[..., :3].astype(int) - rgb).max(axis=-1) <= tolerance).sum())
+    return int((np.abs(image[..., :3].astype(int) - _rgb(colour)).max(axis=-1) <= tolerance).sum())
+
+
+def _chart_colours(page: str) -> list[set[str]]:
+    """Each chart's own colours (its data, not the black, white and greys
+    of axes and text), read from its SVG."""
+    charts = re.findall(r"<figure[^>]*>(.*?)</figure>", page, flags=re.S)
+    colours = []
+    for svg in charts:
+        found = {c.lower() for c in re.findall(r"(?:fill|stroke):\s*(#[0-9a-fA-F]{6})", svg)}
+        colours.append({c for c in found if len({c[1:3], c[3:5], c[5:7]}) > 1})
+    return colours
 
 
 def test_chromium_renders_every_chart(biased, tmp_path):
@@ -79,13 +92,19 @@ def test_chromium_renders_every_chart(biased, tmp_path):
     _screenshot(str(folder / "report.html"), png)
     image = (imread(png) * 255).astype(np.uint8)
     assert image.shape[0] >= 5000 and image.shape[1] == 1200
-    # Each chart's own colours are on screen: the observed points, the
-    # expected marks, the passed and flagged p-value bars, the dispute rates.
-    for colour in (OBSERVED[0], OBSERVED[1], EXPECTED, PASSED, FLAGGED, DISPUTES):
-        assert _pixels_near(image, colour) > 50, colour
-    # Drawn where the page puts them: below the heading, one chart after another.
-    rows = np.flatnonzero((np.abs(image[..., :3].astype(int) - [0x1f, 0x6f, 0xb4]).max(axis=-1) <= 12).any(axis=1))
-    assert rows.min() > 150 and rows.max() - rows.min() > 1000
+    charts = _chart_colours((folder / "report.html").read_text())
+    assert len(charts) == 5 and all(charts)
+    # What each chart draws its data in is on screen: the page's SVG was
+    # rendered, not left as text or an empty box.
+    for colours in charts:
+        for colour in colours:
+            assert _pixels_near(image, colour) > 100, colour
+    # The flagged group's bar and the fair groups' bars differ in colour.
+    assert len(charts[1]) >= 2
+    # Drawn below the heading, down the page, one chart after another.
+    drawn = np.flatnonzero(np.any([(np.abs(image[..., :3].astype(int) - _rgb(c)).max(axis=-1) <= 12).any(axis=1)
+                                   for colours in charts for c in colours], axis=0))
+    assert drawn.min() > 150 and drawn.max() - drawn.min() > 1500
 
 
 def test_the_command_writes_the_report(biased, tmp_path):

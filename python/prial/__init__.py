@@ -8,12 +8,12 @@ audits), ``prial.service`` (the gRPC server), ``prial.client`` (its
 client), ``prial.cli`` (the command line).
 """
 
-import importlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import CancelFlag
+from ._lazy import lazy_names
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
 from .errors import CancelledError, ConfigurationError, InvalidHandError, InvalidShowdownError
@@ -88,13 +88,11 @@ _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 # Hidden from type checkers, which see the TYPE_CHECKING imports above: to
 # them a module __getattr__ makes every misspelt prial.name an Any.
 if not TYPE_CHECKING:
+    _lazy = lazy_names(__name__, _LAZY, globals())
+
     def __getattr__(name: str) -> Any:
         if name in _LAZY:
-            home = importlib.import_module(f".{_LAZY[name]}", __name__)
-            # Kept as a plain attribute from then on: later uses skip this
-            # hook, and what reads the namespace (pdoc) finds the name.
-            value = globals()[name] = getattr(home, name)
-            return value
+            return _lazy(name)
         if name in _DEPRECATED:
             new = _DEPRECATED[name]
             warnings.warn(f"prial.{name} is deprecated; use prial.{new}", DeprecationWarning, stacklevel=2)

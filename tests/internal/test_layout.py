@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parent.parent
-PUBLIC_MODULES = {"prial", "prial.client", "prial.server", "prial.cli", "prial.play", "prial.score",
+PUBLIC_MODULES = {"prial", "prial.client", "prial.server", "prial.cli", "prial.play", "prial.score", "prial.audit",
                   "prial.v1", "prial.v1.prial_pb2", "prial.v1.prial_pb2_grpc"}
 ENTRY_POINTS = {"prial.cli": {"main"}}  # the console script, called in process
 

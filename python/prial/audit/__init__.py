@@ -13,8 +13,9 @@ fairly, and were the pots paid right?
 The names below load their module (and pyarrow) on first use.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .findings import AuditResult
@@ -30,8 +31,4 @@ __all__ = ["AuditOptions", "AuditResult", "audit_file", "audit_table", "write_re
 
 # Hidden from type checkers, as in prial.score.
 if not TYPE_CHECKING:
-    def __getattr__(name: str) -> Any:
-        if name in _HOME:
-            value = globals()[name] = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-            return value
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    __getattr__ = lazy_names(__name__, _HOME, globals())

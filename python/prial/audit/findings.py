@@ -353,6 +353,11 @@ def _sort_key(key: GroupKey) -> tuple[tuple[int, str], ...]:
 
 # ---- in words ----
 
+def p_text(p: float) -> str:
+    """ "= 0.0031", or "< 1e-300" for a p-value beyond a float's reach."""
+    return "< 1e-300" if p < 1e-300 else f"= {p:.2g}"
+
+
 def _where(test: DealingTest, several_games: bool) -> str:
     label = group_label(test.group)
     return f"{label} ({test.game}, {test.cards} cards)" if several_games else label
@@ -380,10 +385,12 @@ def summaries(result: AuditResult) -> dict[str, str]:
             e = top.effect
             held = (f"{Category[e.what].label.lower()} hands" if kind == "categories" else f"the {e.what}")
             direction = "more" if e.residual > 0 else "fewer"
-            words[kind] = (f"{len(flagged)} of {len(tested)} group{'s' if len(tested) != 1 else ''} stand out in the "
-                           f"{noun}; the strongest is {_where(top, several)}, whose seat {e.seat} got {held} "
-                           f"{e.observed:,} times where a fair deal expects {e.expected:,.1f} ({abs(e.residual):.1f} "
-                           f"standard deviations {direction}; adjusted p = {top.p_adjusted:.2g}){tail}.")
+            standing = ("The one group tested stands out" if len(tested) == 1
+                        else f"{len(flagged)} of {len(tested)} groups stand out")
+            words[kind] = (f"{standing} in the {noun}; the strongest is {_where(top, several)}, whose seat {e.seat} "
+                           f"got {held} {e.observed:,} times where a fair deal expects {e.expected:,.1f} "
+                           f"({abs(e.residual):.1f} standard deviations {direction}; adjusted p "
+                           f"{p_text(top.p_adjusted)}){tail}.")
     total = sum(g.deals for g in result.impossible)
     if not total:
         words["impossible"] = "No deal held a card twice."

@@ -147,8 +147,8 @@ def _dispute_chart(groups: Sequence[PayoutGroup]) -> str | None:
 _STYLE = """
 body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; color: #222; line-height: 1.4; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-p.finding { font-size: 1.05em; background: #f4f6f8; padding: 0.6em 0.8em; border-left: 4px solid #1f6fb4; }
-p.finding.flag { border-left-color: #c0392b; }
+p.finding { font-size: 1.05em; background: #f4f6f8; padding: 0.6em 0.8em; border-left: 4px solid #46627d; }
+p.finding.flag { border-left-color: #8e3b2f; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }

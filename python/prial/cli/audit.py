@@ -83,8 +83,9 @@ def print_audit(result: AuditResult) -> None:
     """The findings in words, then the groups that stand out."""
     from ..audit.findings import group_label
 
-    print(f"{result.input}: {result.rows:,} rows, {result.deals:,} deals"
-          + (f", {result.bad_rows:,} bad rows" if result.bad_rows else "")
+    print(f"{result.input}: {result.rows:,} rows, {result.deals:,} deal{'s' if result.deals != 1 else ''}"
+          + (f", {result.bad_rows:,} bad row{'s' if result.bad_rows != 1 else ''} left out (prial score lists "
+             "each with its reason in its errors file)" if result.bad_rows else "")
           + (f"; groups by {', '.join(result.by)}" if result.by else ""))
     for kind, heading in (("categories", "Hand categories"), ("cards", "Cards per seat"),
                           ("impossible", "Impossible deals"), ("payouts", "Payouts")):

@@ -15,8 +15,9 @@ The names below load their module (and pyarrow) on first use, so that
 ``prial.score.formats`` stays cheap to import for the command line.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .job import score_file
@@ -34,9 +35,4 @@ __all__ = ["Bias", "Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sa
 # Hidden from type checkers, which see the TYPE_CHECKING imports above: to
 # them a module __getattr__ makes every misspelt prial.score.name an Any.
 if not TYPE_CHECKING:
-    def __getattr__(name: str) -> Any:
-        if name in _HOME:
-            # Kept as a plain attribute, as in prial/__init__.py.
-            value = globals()[name] = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-            return value
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    __getattr__ = lazy_names(__name__, _HOME, globals())

@@ -1,0 +1,23 @@
+"""Names a package loads from its submodules on first use (so that
+``import prial`` does not load pyarrow, matplotlib or the gRPC stack)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+
+def lazy_names(package: str, homes: dict[str, str], namespace: dict[str, Any]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``package`` that imports each name of
+    ``homes`` from its submodule (``{"score_file": "job"}``) when first
+    asked for, and keeps it in ``namespace`` as a plain attribute: later
+    uses skip the hook, and what reads the namespace (pdoc) finds it."""
+
+    def __getattr__(name: str) -> Any:
+        if name not in homes:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = namespace[name] = getattr(importlib.import_module(f".{homes[name]}", package), name)
+        return value
+
+    return __getattr__
