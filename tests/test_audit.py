@@ -226,6 +226,14 @@ def test_cli_bad_options_say_what_in_one_line(log, args, code, message):
     assert "Traceback" not in done.stderr
 
 
+def test_cli_groups_need_plain_values(tmp_path):
+    table = fair_log(100, seed=30, dealers=0)
+    table = table.append_column("hands", pa.array([[1, 2]] * table.num_rows))
+    pq.write_table(table, tmp_path / "nested.parquet")
+    done = run("audit", str(tmp_path / "nested.parquet"), "--by", "hands")
+    assert done.returncode == 2 and "a column of lists or records cannot name a group" in done.stderr
+
+
 def test_cli_seats_repeated_in_a_deal(tmp_path):
     table = fair_log(500, seed=29, dealers=0)
     table = table.set_column(1, "player", pa.array(np.zeros(table.num_rows, np.int8)))

@@ -54,6 +54,10 @@ def audit_columns(schema: pa.Schema, options: AuditOptions) -> list[str]:
     missing = [name for name in options.by if name not in schema.names]
     if missing:
         raise ScoreError(f"--by {', '.join(missing)}: no such column (the log has: {', '.join(schema.names)})")
+    nested = [name for name in options.by if pa.types.is_nested(schema.field(name).type)]
+    if nested:
+        raise ScoreError(f"--by {', '.join(nested)}: a column of lists or records cannot name a group "
+                         f"({schema.field(nested[0]).type}); group by a column of plain values")
     if "cards" not in schema.names:
         raise ScoreError(f"the input has no 'cards' column (columns: {', '.join(schema.names)})")
     wanted = {DEAL_COLUMN, "cards", "game", options.seat, *FLAG_COLUMNS, *options.by}
