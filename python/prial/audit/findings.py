@@ -85,7 +85,8 @@ class DealingTest:
     p_adjusted: float | None = None
     flagged: bool = False
     effect: Effect | None = None
-    frequencies: list[Frequency] = field(default_factory=list)  # categories pooled over seats; cards of the effect's seat
+    # Categories pooled over the seats; cards at the effect's seat.
+    frequencies: list[Frequency] = field(default_factory=list)
     untested: str | None = None  # why not, when no test was made
 
     def as_dict(self) -> dict[str, object]:
@@ -162,7 +163,7 @@ class AuditResult:
             "input": self.input, "by": self.by, "alpha": self.alpha, "rows": self.rows,
             "bad_rows": self.bad_rows, "deals": self.deals,
             "summaries": self.summaries,
-            "dealing": {kind: {"flagged": [_label(t) for t in self.flagged(kind)],
+            "dealing": {kind: {"flagged": [group_label(t.group) for t in self.flagged(kind)],
                                "groups": [t.as_dict() for t in tests]} for kind, tests in self.dealing.items()},
             "impossible_deals": {"deals": sum(g.deals for g in self.impossible),
                                  "groups": [g.as_dict() for g in self.impossible]},
@@ -182,8 +183,15 @@ def group_label(group: dict[str, object]) -> str:
     return ", ".join(f"{k}={v}" for k, v in group.items()) or "all deals"
 
 
-def _label(test: DealingTest) -> str:
-    return group_label(test.group)
+def mixes_laws(tests: list[DealingTest]) -> bool:
+    """Do the tests span several games or hand sizes (each its own law)?"""
+    return len({(t.game, t.cards) for t in tests}) > 1
+
+
+def label_of(test: DealingTest, several: bool) -> str:
+    """The test's group, with its game and hand size when ``several``."""
+    label = group_label(test.group)
+    return f"{label} ({test.game}, {test.cards} cards)" if several else label
 
 
 # ---- the dealing tests ----
@@ -358,15 +366,10 @@ def p_text(p: float) -> str:
     return "< 1e-300" if p < 1e-300 else f"= {p:.2g}"
 
 
-def _where(test: DealingTest, several_games: bool) -> str:
-    label = group_label(test.group)
-    return f"{label} ({test.game}, {test.cards} cards)" if several_games else label
-
-
 def summaries(result: AuditResult) -> dict[str, str]:
     """One plain sentence per test."""
     words = {}
-    several = len({(t.game, t.cards) for t in result.dealing["categories"]}) > 1
+    several = mixes_laws(result.dealing["categories"])
     for kind, noun in (("categories", "hand categories"), ("cards", "cards per seat")):
         tests = result.dealing[kind]
         tested = [t for t in tests if t.p_value is not None]
@@ -387,7 +390,7 @@ def summaries(result: AuditResult) -> dict[str, str]:
             direction = "more" if e.residual > 0 else "fewer"
             standing = ("The one group tested stands out" if len(tested) == 1
                         else f"{len(flagged)} of {len(tested)} groups stand out")
-            words[kind] = (f"{standing} in the {noun}; the strongest is {_where(top, several)}, whose seat {e.seat} "
+            words[kind] = (f"{standing} in the {noun}; the strongest is {label_of(top, several)}, whose seat {e.seat} "
                            f"got {held} {e.observed:,} times where a fair deal expects {e.expected:,.1f} "
                            f"({abs(e.residual):.1f} standard deviations {direction}; adjusted p "
                            f"{p_text(top.p_adjusted)}){tail}.")

@@ -13,9 +13,9 @@ import os
 import re
 from collections.abc import Sequence
 
-from .findings import AuditResult, DealingTest, PayoutGroup, group_label
+from .findings import AuditResult, DealingTest, PayoutGroup, group_label, label_of, mixes_laws
 
-# The charts' colours (the report's test looks for them on screen).
+# The charts' colours: data only (axes and text are black and greys).
 EXPECTED = "#555555"
 OBSERVED = ("#1f6fb4", "#e07b00", "#2a9d3c", "#c0392b", "#7b52ab", "#8c564b")
 PASSED = "#1f6fb4"
@@ -47,11 +47,6 @@ def _svg(figure) -> str:
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", svg)
     return svg
-
-
-def _where(test: DealingTest, several: bool) -> str:
-    label = group_label(test.group)
-    return f"{label} ({test.game}, {test.cards} cards)" if several else label
 
 
 def _shown(tests: Sequence[DealingTest], count: int) -> list[DealingTest]:
@@ -88,7 +83,7 @@ def _frequency_chart(tests: Sequence[DealingTest], title: str, xlabel: str, seve
         axes.errorbar(xs, centre, yerr=[lows, highs], fmt="_", color=EXPECTED, markersize=8, capsize=2, linewidth=1,
                       label="expected, with the fair 95 % range" if index == 0 else None)
         axes.plot(xs, [scale(f, f.observed) for f in test.frequencies], "o", color=OBSERVED[index % len(OBSERVED)],
-                  markersize=4 if wide else 6, label=f"observed: {_where(test, several)}")
+                  markersize=4 if wide else 6, label=f"observed: {label_of(test, several)}")
     axes.set_xticks(list(positions))
     axes.set_xticklabels([n.replace("_", " ").lower() for n in names], rotation=90 if wide else 0,
                          fontsize=7 if wide else 9)
@@ -109,7 +104,7 @@ def _p_value_chart(tests: Sequence[DealingTest], alpha: float, title: str, sever
     figure, axes = plt.subplots(figsize=(8, 0.9 + 0.28 * len(shown)))
     values = [max(t.p_adjusted if t.p_adjusted is not None else 1.0, 1e-300) for t in shown]
     heights = [-math.log10(v) for v in values]
-    labels = [_where(t, several) for t in shown]
+    labels = [label_of(t, several) for t in shown]
     axes.barh(range(len(shown)), heights, color=[FLAGGED if t.flagged else PASSED for t in shown])
     axes.axvline(-math.log10(alpha), color=EXPECTED, linestyle="--", linewidth=1, label=f"alpha = {alpha:g}")
     axes.set_yticks(range(len(shown)))
@@ -177,7 +172,7 @@ def _finding(text: str, flagged: bool) -> str:
 
 def _dealing_section(result: AuditResult, kind: str, heading: str, frequency_title: str, xlabel: str) -> str:
     tests = result.dealing[kind]
-    several = len({(t.game, t.cards) for t in tests}) > 1
+    several = mixes_laws(tests)
     flagged = result.flagged(kind)
     parts = [f"<h2>{html.escape(heading)}</h2>", _finding(result.summaries[kind], bool(flagged))]
     # The groups that stand out first, then those nearest to it.
@@ -192,7 +187,7 @@ def _dealing_section(result: AuditResult, kind: str, heading: str, frequency_tit
     elif compared and compared[0].effect is not None:
         top = compared[0]
         assert top.effect is not None
-        title = f"{frequency_title}: seat {top.effect.seat} of {_where(top, several)}"
+        title = f"{frequency_title}: seat {top.effect.seat} of {label_of(top, several)}"
         parts.append(_figure(_frequency_chart([top], title, xlabel, several), title))
     title = f"{heading}: p-value per group"
     parts.append(_figure(_p_value_chart(tests, result.alpha, title, several), title))
@@ -200,13 +195,13 @@ def _dealing_section(result: AuditResult, kind: str, heading: str, frequency_tit
         parts.append("<p>The groups that stand out, largest effect first:</p>")
         parts.append(_table(
             ["group", "deals", "adjusted p", "seat", "most deviant", "observed", "expected", "residual (sd)"],
-            [[_where(t, several), t.deals, f"{t.p_adjusted:.3g}", t.effect.seat, t.effect.what,
+            [[label_of(t, several), t.deals, f"{t.p_adjusted:.3g}", t.effect.seat, t.effect.what,
               t.effect.observed, round(t.effect.expected, 1), round(t.effect.residual, 2)]
              for t in flagged if t.effect is not None and t.p_adjusted is not None]))
     untested = [t for t in tests if t.untested]
     if untested:
         parts.append("<p>Not tested:</p>" + _table(["group", "deals", "why"],
-                                                  [[_where(t, several), t.deals, t.untested] for t in untested]))
+                                                  [[label_of(t, several), t.deals, t.untested] for t in untested]))
     return "\n".join(parts)
 
 
@@ -227,7 +222,8 @@ def render(result: AuditResult) -> str:
     ]
     if result.impossible:
         parts.append(_table(["group", "deals holding a card twice", "listed"],
-                            [[group_label(g.group), g.deals, ", ".join(map(str, g.listed))] for g in result.impossible]))
+                            [[group_label(g.group), g.deals, ", ".join(map(str, g.listed))]
+                             for g in result.impossible]))
     parts += ["<h2>Payouts</h2>", _finding(result.summaries["payouts"], False),
               _figure(_dispute_chart(result.payouts), "Payouts: dispute rate per group")]
     disputed = [g for g in result.payouts if g.disputes]
