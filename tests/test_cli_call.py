@@ -333,7 +333,10 @@ def test_an_unreachable_server_or_a_late_answer_is_one_line_and_exit_1(grpc_serv
     cases = {
         ("--target", nobody, "evaluate", "3s 2h Ah"): f"cannot reach {nobody}: connection refused",
         ("--target", "nosuch.invalid:50051", "health"): "cannot reach nosuch.invalid:50051: unknown host",
-        ("--target", grpc_server.target, "--timeout", "0.001", "equity", "As Kd Qh", "--opponents", "2"):
+        # A million sampled deals of five opponents: never answered within
+        # a millisecond (exact heads-up counts can be).
+        ("--target", grpc_server.target, "--timeout", "0.001", "equity", "As Kd Qh", "--opponents", "5",
+         "--samples", "1000000"):
             f"no answer from {grpc_server.target} within 0.001 s (DEADLINE_EXCEEDED): give a longer --timeout",
     }
     processes = {argv: prial_process("call", *argv) for argv in cases}
