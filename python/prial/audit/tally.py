@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..categories import Category
-from ..score.adjudicate import SOUND_DEAL_CHECKS, deal_run_starts, popcount
+from ..score.adjudicate import SOUND_DEAL_CHECKS, deal_run_starts
 from ..score.chunk import ChunkResult
 from ..score.columns import DEAL_COLUMN, NO_CARD
 from ..score.types import ScoreError
@@ -180,9 +180,12 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     _tally_impossible(tally, chunk, result.repeated_card_rows, by, limit)
 
     seats = _seats(out, seat, starts)
-    masks = np.bitwise_or.reduceat(np.left_shift(np.uint64(1), seats.astype(np.uint64)), starts) if n else \
-        np.zeros(0, np.uint64)
-    clash = sound & (popcount(masks) != lengths)
+    # Which seats each deal has (up to the highest seat used); a deal with
+    # fewer seats than rows seats two players at one.
+    seat_count = int(seats.max(initial=0)) + 1
+    presence = np.zeros((len(starts), seat_count))
+    presence[deal_of_row, seats] = 1
+    clash = sound & (presence.sum(axis=1) != lengths)
     if clash.any():
         deal = int(np.flatnonzero(clash)[0])
         raise ScoreError(f"deal {_deal_id(out, int(starts[deal]))!r} seats two players at one seat of "
@@ -216,15 +219,12 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
         column = held[:, position].astype(np.int64)
         there = column != NO_CARD
         cards += np.bincount((cell * CARD_CODES + column)[there], minlength=cards.size)
-    # Deals of each pair of seats: seat-presence rows of the sound deals,
-    # their products summed per tally (seats up to the highest one used).
-    width = int(seats.max(initial=0)) + 1
-    presence = np.zeros((len(starts), width))
-    presence[deal_of_row, seats] = 1
+    # Deals of each pair of seats: the products of the sound deals' seat
+    # rows, summed per tally.
     pairs = np.zeros((subs, MAX_SEATS, MAX_SEATS), np.int64)
     for sub in range(subs):
         mine = presence[sound & (sub_of_deal == sub)]
-        pairs[sub, :width, :width] = np.rint(mine.T @ mine).astype(np.int64)
+        pairs[sub, :seat_count, :seat_count] = np.rint(mine.T @ mine).astype(np.int64)
     categories = categories.reshape(subs, MAX_SEATS, CATEGORIES)
     cards = cards.reshape(subs, MAX_SEATS, CARD_CODES)
     for (g, game, width), sub in sub_keys.items():

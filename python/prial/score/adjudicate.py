@@ -97,8 +97,8 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
         column = cards[:, position]
         held_here = ok & (column != NO_CARD)
         row_masks |= np.where(held_here, np.left_shift(np.uint64(1), column.astype(np.uint64)), np.uint64(0))
-    held = np.add.reduceat(popcount(row_masks), starts)
-    distinct = popcount(np.bitwise_or.reduceat(row_masks, starts))
+    held = np.add.reduceat(_popcount(row_masks), starts)
+    distinct = _popcount(np.bitwise_or.reduceat(row_masks, starts))
     repeated = np.flatnonzero(held != distinct)
     for run in repeated.tolist():
         begin, end = int(starts[run]), int(starts[run] + lengths[run])
@@ -115,7 +115,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
     return starts, bad, split, repeated
 
 
-def popcount(masks: np.ndarray) -> np.ndarray:
+def _popcount(masks: np.ndarray) -> np.ndarray:
     """Set bits of each uint64 (np.bitwise_count needs numpy 2)."""
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(masks).astype(np.int64)
