@@ -109,7 +109,7 @@ def test_card_statistic_is_the_general_quadratic_form():
     general = quadratic_form_test(deviation.ravel(), np.zeros(seats * 52),
                                   findings._covariance(n_s.astype(float), n_st.astype(float), law.card_cov,
                                                        law.card_cross))
-    fast = findings._card_statistic(deviation, n_s, n_st, law)
+    fast = findings._card_statistic(deviation, np.zeros_like(deviation), n_s, n_st, law)
     assert fast[1] == general[1] == seats * 51 and fast[0] == pytest.approx(general[0], rel=1e-9)
 
 

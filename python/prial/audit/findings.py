@@ -289,11 +289,12 @@ def _card_test(test: DealingTest, counts: DealingTally, law: DealLaw) -> None:
     if n_s.min() < needed:
         test.untested = f"too few deals ({counts.deals:,}; each card test needs {needed:,} a seat)"
         return
-    test.statistic, test.df = _card_statistic(observed - np.outer(n_s, law.card_mean), n_s, n_st, law)
+    test.statistic, test.df = _card_statistic(observed, np.outer(n_s, law.card_mean), n_s, n_st, law)
     test.p_value = chi2_sf(test.statistic, test.df)
 
 
-def _card_statistic(deviation: np.ndarray, n_s: np.ndarray, n_st: np.ndarray, law: DealLaw) -> tuple[float, int]:
+def _card_statistic(observed: np.ndarray, expected: np.ndarray, n_s: np.ndarray, n_st: np.ndarray,
+                    law: DealLaw) -> tuple[float, int]:
     """The quadratic-form test of the seat-by-card counts, without the
     (seats x cards)-square covariance: both of a fair deal's card
     covariances (one seat, two seats) are ``a I + b J`` with rows summing
@@ -303,10 +304,8 @@ def _card_statistic(deviation: np.ndarray, n_s: np.ndarray, n_st: np.ndarray, la
     within = law.card_cov[0, 0] - law.card_cov[0, 1]  # the ``a`` of each
     cross = law.card_cross[0, 0] - law.card_cross[0, 1]
     m = within * np.diag(n_s.astype(float)) + cross * (n_st - np.diag(n_s)).astype(float)
-    values, vectors = np.linalg.eigh(m)
-    kept = values > values.max(initial=0.0) * 1e-10
-    projected = vectors[:, kept].T @ deviation
-    return float(np.sum(projected ** 2 / values[kept][:, None])), int(kept.sum()) * (law.pack_size - 1)
+    statistic, rank = quadratic_form_test(observed.astype(float), expected, m)
+    return statistic, rank * (law.pack_size - 1)
 
 
 _RUN = {"categories": _category_test, "cards": _card_test}

@@ -47,16 +47,19 @@ def chi2_sf(x: float, df: int) -> float:
 
 
 def quadratic_form_test(observed: np.ndarray, expected: np.ndarray, covariance: np.ndarray) -> tuple[float, int]:
-    """(statistic, degrees of freedom) of ``(o - e)' C+ (o - e)``, where
-    ``C`` is the exact covariance of ``o`` under the hypothesis and ``C+``
-    its pseudo-inverse on the directions in which the counts vary (exact
-    linear constraints, such as every seat holding one category a deal,
-    drop out).  Chi-square with that many degrees of freedom, for large
-    counts."""
+    """(statistic, rank of ``C``) of ``(o - e)' C+ (o - e)``, where ``C``
+    is the exact covariance of ``o`` under the hypothesis and ``C+`` its
+    pseudo-inverse on the directions in which the counts vary (exact linear
+    constraints, such as every seat holding one category a deal, drop out).
+    Chi-square with that many degrees of freedom, for large counts.
+
+    ``o`` and ``e`` may also be (d, m): m count vectors of one covariance,
+    the statistic summed over them."""
     values, vectors = np.linalg.eigh(covariance)
     kept = values > values.max(initial=0.0) * 1e-10
     projected = vectors[:, kept].T @ (observed - expected)
-    return float(np.sum(projected ** 2 / values[kept])), int(kept.sum())
+    weights = values[kept] if projected.ndim == 1 else values[kept][:, None]
+    return float(np.sum(projected ** 2 / weights)), int(kept.sum())
 
 
 def holm(p_values: list[float]) -> list[float]:
