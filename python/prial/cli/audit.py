@@ -35,12 +35,14 @@ _alpha.__name__ = "error rate"
 def _check_report_target(report: str, log: str, overwrite: bool) -> None:
     """Before the audit runs: the report can be written, and replaces
     nothing it should not."""
+    from ..score.targets import same_file
+
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise Failure('--report draws its charts with matplotlib, which is not installed: '
                       'pip install "prial[report]" (the text and --json summaries need nothing more)') from None
-    if os.path.exists(report) and os.path.exists(log) and os.path.samefile(report, log):
+    if same_file(report, log):
         raise Failure(f"{report}: the report would replace the log it audits")
     if os.path.isdir(report):
         raise Failure(f"{report}: is a directory; name the report's file")

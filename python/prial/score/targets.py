@@ -24,7 +24,8 @@ def job_files(output: str, errors: str | None) -> dict[str, str]:
             "parts directory": Journal.for_output(output).dir}
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` one file, however named (a link, ``./x``)?"""
     if os.path.realpath(a) == os.path.realpath(b):
         return True
     try:
@@ -49,11 +50,11 @@ def check_targets(input: str, output: str, errors: str | None, *, overwrite: boo
     named = list(files.items())
     for i, (what, path) in enumerate(named):
         check_directory(path, what)
-        if _same_file(path, input):
+        if same_file(path, input):
             raise ScoreError(f"the {what} {path} is the input {input}: scoring would replace the log; "
                              "name another output with -o")
         for other, other_path in named[:i]:
-            if _same_file(path, other_path):
+            if same_file(path, other_path):
                 raise ScoreError(f"the {what} and the {other} are the same file, {path}")
     journal = os.path.join(files["parts directory"], JOURNAL)
     if os.path.exists(journal) and not (resume or overwrite):
