@@ -135,6 +135,17 @@ def test_mixed_hand_sizes_are_tested_apart():
     assert "(brag, 3 cards)" in result.summaries["categories"] or not result.flagged("categories")
 
 
+def test_groups_that_stand_out_name_their_hand_size_in_a_mixed_log(tmp_path, capsys):
+    order = shuffles(20_000, seed=31)
+    three = log_table(hands_of(favour_pairs(order, np.ones(20_000, bool), 4, seed=32), 4, 3))
+    four = fair_log(3_000, seed=33, width=4, dealers=0)
+    four = four.set_column(0, "deal_id", pc.add(four["deal_id"], 20_000))
+    pq.write_table(pa.concat_tables([three, four]), tmp_path / "mixed.parquet")
+    assert main(["audit", str(tmp_path / "mixed.parquet"), "--progress", "none"]) == 0
+    table = capsys.readouterr().out.split("Hand categories:")[1].split("Cards per seat:")[0]
+    assert "\nall deals (brag, 3 cards)  " in table and "4 cards)  " not in table
+
+
 def test_deals_with_different_numbers_of_players():
     deals = 20_000
     present = np.random.default_rng(22).random((deals, 6)) < 0.7
