@@ -37,7 +37,7 @@ def same_text(path, text):
     assert path.read_text() == text
 
 
-@pytest.mark.parametrize("name", ["same", "dot", "symlink", "hardlink", "errors", "summary"])
+@pytest.mark.parametrize("name", ["same", "dot", "symlink", "hardlink", "errors", "summary", "lock"])
 def test_a_file_the_job_writes_is_never_its_input(log, tmp_path, monkeypatch, capsys, name):
     original = log.read_text()
     monkeypatch.chdir(tmp_path)
@@ -56,6 +56,10 @@ def test_a_file_the_job_writes_is_never_its_input(log, tmp_path, monkeypatch, ca
         os.rename("deals.csv", "out.csv.summary.json")
         argv = ["out.csv.summary.json", "--format", "csv", "-o", "out.csv"]
         log = tmp_path / "out.csv.summary.json"
+    if name == "lock":  # the log named as OUTPUT.lock, which the job would write its pid into
+        os.rename("deals.csv", "out.csv.lock")
+        argv = ["out.csv.lock", "--format", "csv", "-o", "out.csv"]
+        log = tmp_path / "out.csv.lock"
     assert main(["score", *argv]) == 2
     assert "is the input" in one_error(capsys)
     same_text(log, original)
@@ -114,6 +118,42 @@ def test_ctrl_c_says_what_was_committed_and_how_to_resume(tmp_path):
     assert main(resume[1:]) == 0
     assert out.read_bytes() == whole.read_bytes()
     assert not os.path.exists(f"{out}.parts")
+
+
+def test_a_second_job_on_one_output_is_refused_naming_the_first(tmp_path, capsys):
+    log = tmp_path / "log.parquet"
+    prial.write_sample_log(str(log), 20_000, seed=3, deals_per_row_group=2_000)
+    out, whole = tmp_path / "out.parquet", tmp_path / "whole.parquet"
+    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "1000"]) == 0
+    capsys.readouterr()
+    command = [sys.executable, "-m", "prial", "score", str(log), "-o", str(out), "--chunk-rows", "1000"]
+    first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    journal = tmp_path / "out.parquet.parts" / "journal.jsonl"
+    deadline = time.monotonic() + 60
+    while (not journal.exists() or journal.read_text().count("\n") < 3) and time.monotonic() < deadline:
+        if first.poll() is not None:
+            pytest.fail(f"the first job ended before the second started: {first.stderr.read()}")
+        time.sleep(0.002)
+    first.send_signal(signal.SIGSTOP)  # held mid-job while the others try
+    try:
+        for extra in (["--resume"], [], ["--overwrite"]):
+            assert main(["score", str(log), "-o", str(out), "--chunk-rows", "1000", *extra]) == 1
+            assert f"another prial score (pid {first.pid}) is writing {out}" in one_error(capsys)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert out.read_bytes() == whole.read_bytes()
+    assert not os.path.exists(f"{out}.parts") and not os.path.exists(f"{out}.lock")
+
+
+def test_a_lock_left_by_a_dead_job_blocks_nothing(log, tmp_path):
+    out = tmp_path / "out.csv"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / "out.csv.lock").write_text(f"{dead.pid}\n")  # as a kill -9 leaves it
+    assert main(["score", str(log), "-o", str(out)]) == 0
+    assert out.exists() and not (tmp_path / "out.csv.lock").exists()
 
 
 def test_resuming_a_complete_job_does_nothing(log, tmp_path, capsys):

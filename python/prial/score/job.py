@@ -8,7 +8,8 @@ from pathlib import Path
 from .formats import detect_format, format_of_suffix
 from .local_engine import score_local
 from .progress import Progress
-from .targets import check_targets
+from .lock import JobLock
+from .targets import check_existing, check_names
 from .types import ENGINES, ScoreError, ScoreOptions, ScoreSummary
 
 
@@ -43,7 +44,8 @@ def score_file(
     None of them may be the input; none that exists is replaced, nor a
     partial run in ``OUTPUT.parts`` discarded, without ``overwrite``
     (``resume`` continues a partial run, and does nothing for a complete
-    one: ``already_complete`` is then set).
+    one: ``already_complete`` is then set).  One job at a time writes an
+    output: while one holds ``OUTPUT.lock``, another is refused, naming its pid.
     ``engine="local"``: this process, native threads, resumable.
     ``engine="dask"``: Dask partitions on ``scheduler`` (an address such as
     ``tcp://host:8786``) or on a LocalCluster of ``workers`` processes.
@@ -57,12 +59,13 @@ def score_file(
     fmt_out = detect_format(output, output_format)
     if engine not in ENGINES:
         raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    check_targets(input, output, errors, overwrite=overwrite, resume=resume)
-    if engine == "dask":
-        from .dask_engine import score_dask
+    check_names(input, output, errors)
+    if engine == "dask" and resume:
+        raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")
+    with JobLock(output):
+        check_existing(output, errors, overwrite=overwrite, resume=resume)
+        if engine == "dask":
+            from .dask_engine import score_dask
 
-        if resume:
-            raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")
-
-        return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers, progress)
-    return score_local(input, output, fmt_in, fmt_out, options, errors, resume, progress)
+            return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers, progress)
+        return score_local(input, output, fmt_in, fmt_out, options, errors, resume, progress)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 
+from .lock import lock_path
 from .parts import JOURNAL, Journal, side_files
 from .types import ScoreError, ScoreSummary
 
@@ -21,7 +22,7 @@ def job_files(output: str, errors: str | None) -> dict[str, str]:
     """What the job writes, by what a message calls it."""
     errors_path, summary_path = side_files(output, errors)
     return {"output": output, "errors file": errors_path, "summary": summary_path,
-            "parts directory": Journal.for_output(output).dir}
+            "parts directory": Journal.for_output(output).dir, "lock file": lock_path(output)}
 
 
 def same_file(a: str, b: str) -> bool:
@@ -46,6 +47,13 @@ def check_targets(input: str, output: str, errors: str | None, *, overwrite: boo
     """ScoreError (exit 2) if a file the job writes is the input or another
     of its files; ScoreError (exit 1) if one exists and may not be replaced,
     or its directory does not."""
+    check_names(input, output, errors)
+    check_existing(output, errors, overwrite=overwrite, resume=resume)
+
+
+def check_names(input: str, output: str, errors: str | None) -> None:
+    """The half of ``check_targets`` that holds whatever else runs: no file
+    of the job is the input or another of its files, every directory exists."""
     files = job_files(output, errors)
     named = list(files.items())
     for i, (what, path) in enumerate(named):
@@ -56,6 +64,12 @@ def check_targets(input: str, output: str, errors: str | None, *, overwrite: boo
         for other, other_path in named[:i]:
             if same_file(path, other_path):
                 raise ScoreError(f"the {what} and the {other} are the same file, {path}")
+
+
+def check_existing(output: str, errors: str | None, *, overwrite: bool, resume: bool) -> None:
+    """The half of ``check_targets`` another job could change: run under the
+    job's lock (``prial.score.lock``)."""
+    files = job_files(output, errors)
     journal = os.path.join(files["parts directory"], JOURNAL)
     if os.path.exists(journal) and not (resume or overwrite):
         raise ScoreError(f"{files['parts directory']} holds a partial run of a scoring job: --resume "
@@ -63,7 +77,7 @@ def check_targets(input: str, output: str, errors: str | None, *, overwrite: boo
     if overwrite or resume:
         return
     for what, path in files.items():
-        if what != "parts directory" and os.path.lexists(path):
+        if what not in ("parts directory", "lock file") and os.path.lexists(path):
             raise ScoreError(f"the {what} {path} exists: --overwrite replaces it", status=1)
 
 
