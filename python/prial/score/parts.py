@@ -41,7 +41,8 @@ def side_files(output: str, errors: str | None) -> tuple[str, str]:
     return errors or output + ".errors.csv", output + ".summary.json"
 
 
-def _fsync_dir(path: str) -> None:
+def _fsync(path: str) -> None:
+    """A file (closed by the writer that made it, Arrow's) or a directory."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -56,7 +57,7 @@ def write_arrow_atomically(table: pa.Table, path: str) -> None:
     with open(tmp, "rb+") as f:
         os.fsync(f.fileno())
     os.replace(tmp, path)
-    _fsync_dir(os.path.dirname(path) or ".")
+    _fsync(os.path.dirname(path) or ".")
 
 
 def read_arrow(path: str) -> pa.Table:
@@ -120,7 +121,7 @@ class Journal:
             f.write(json.dumps(record, sort_keys=True) + "\n")
             f.flush()
             os.fsync(f.fileno())
-        _fsync_dir(self.dir)
+        _fsync(self.dir)
 
     def write_part(self, index: int, result: ChunkResult) -> None:
         write_arrow_atomically(result.table, self.part_path(index))
@@ -155,7 +156,7 @@ class Journal:
         except FileNotFoundError:
             pass
         else:
-            _fsync_dir(self.dir)
+            _fsync(self.dir)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -193,6 +194,7 @@ class OutputWriter:
         self._stop()
         if self._error is not None:
             raise self._error
+        _fsync(self.path + ".tmp")  # whole on disk before its name says it is done
         os.replace(self.path + ".tmp", self.path)
 
     def abandon(self) -> None:
@@ -227,6 +229,7 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, err
                 yield table
 
     write_tables(errors_path + ".tmp", "csv", ERRORS_SCHEMA, error_tables())
+    _fsync(errors_path + ".tmp")
     os.replace(errors_path + ".tmp", errors_path)
 
     categories: dict[str, int] = {}
@@ -247,6 +250,11 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, err
     with open(summary_path + ".tmp", "w", encoding="utf-8") as f:
         json.dump({**summary.as_dict(), "job": job}, f, indent=2)
         f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
     os.replace(summary_path + ".tmp", summary_path)
+    # The parts are the only durable copy until the renames are on disk.
+    for folder in {os.path.dirname(os.path.abspath(path)) for path in (output, errors_path, summary_path)}:
+        _fsync(folder)
     journal.remove()
     return summary
