@@ -7,27 +7,10 @@
 
 #include "prial/evaluator.hpp"
 #include "prial/parallel.hpp"
+#include "splitmix.hpp"
 
 namespace prial {
 namespace {
-
-// splitmix64: small, fast, and well mixed for seeding a deal.
-struct SplitMix64 {
-  std::uint64_t state;
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n) by rejection (no modulo bias).
-  std::uint32_t below(std::uint32_t n) noexcept {
-    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
-    std::uint64_t x;
-    do x = next(); while (x >= limit);
-    return static_cast<std::uint32_t>(x % n);
-  }
-};
 
 std::uint64_t mask_of(const Card* cards, int count) noexcept {
   std::uint64_t m = 0;

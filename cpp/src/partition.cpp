@@ -11,6 +11,7 @@
 #include "prial/evaluator.hpp"
 #include "prial/parallel.hpp"
 #include "prial/portable.hpp"
+#include "splitmix.hpp"
 
 namespace prial {
 namespace {
@@ -403,23 +404,6 @@ class Search {
   std::uint64_t search_id_ = 0;
 };
 
-// Deterministic, portable generator (SplitMix64).
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, bound) up to a bias below 2^-32: fine for a model.
-  unsigned below(unsigned bound) { return static_cast<unsigned>(((next() >> 32) * bound) >> 32); }
-
- private:
-  std::uint64_t state_;
-};
-
 }  // namespace
 
 // P(an opponent's hand at each position is weaker than s), from seeded
@@ -433,10 +417,10 @@ class OpponentModel {
     std::vector<std::uint32_t> counts(static_cast<std::size_t>(hands_ * stride_), 0);
     std::array<Card, kMaxPack> deck{};
     for (int c = 0; c < pack; ++c) deck[c] = static_cast<Card>(c);
-    SplitMix64 rng(kModelSeed);
+    SplitMix64 rng{kModelSeed};
     for (int deal = 0; deal < kModelDeals; ++deal) {
       for (int i = 0; i < n; ++i) {  // partial Fisher-Yates: the first n cards
-        const unsigned j = static_cast<unsigned>(i) + rng.below(static_cast<unsigned>(pack - i));
+        const unsigned j = static_cast<unsigned>(i) + rng.below_roughly(static_cast<unsigned>(pack - i));
         std::swap(deck[i], deck[j]);
       }
       const Split s = lexicographic.split_unchecked(deck.data());
