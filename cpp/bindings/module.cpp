@@ -60,4 +60,5 @@ PYBIND11_MODULE(_core, m) {
   prial::bindings::register_play(m);
   prial::bindings::register_columns(m);
   prial::bindings::register_service(m);
+  prial::bindings::register_table(m);
 }

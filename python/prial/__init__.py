@@ -4,7 +4,7 @@ The rules are in docs/rules.md and README.md gives a tour.  Everything public
 is re-exported here (``__all__``); the module-level functions use the
 standard Brag rules.  Subpackages by concern: ``prial.play`` (showdowns,
 Crash, casino, odds), ``prial.score`` (log scoring), ``prial.audit`` (log
-audits), ``prial.service`` (the gRPC server), ``prial.client`` (its
+audits), ``prial.table`` (the betting table), ``prial.service`` (the gRPC server), ``prial.client`` (its
 client), ``prial.cli`` (the command line).
 """
 
@@ -16,7 +16,7 @@ from ._core import CancelFlag
 from ._lazy import lazy_names
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
-from .errors import CancelledError, ConfigurationError, InvalidHandError, InvalidShowdownError
+from .errors import CancelledError, ConfigurationError, Error, IllegalActionError, InvalidHandError, InvalidShowdownError
 from .evaluator import Evaluator
 from .play import (
     CASINO_BRAG_PAYTABLE,
@@ -48,6 +48,7 @@ from .play import (
 )
 from .results import BestHand, HandValue, Split
 from .rules import Rules
+from .table import Action, Deal, DealResult, TableRules
 
 if TYPE_CHECKING:
     from .audit import AuditOptions, AuditResult, audit_file, audit_table
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 
 __version__: str = _core.__version__  # the package version, given to the build by pyproject.toml
 
-for _error in (InvalidHandError, InvalidShowdownError, ConfigurationError, CancelledError):
+for _error in (Error, InvalidHandError, InvalidShowdownError, ConfigurationError, CancelledError, IllegalActionError):
     _error.__module__ = __name__
 
 _brag = Evaluator()
@@ -101,6 +102,7 @@ if not TYPE_CHECKING:
 
 
 __all__ = [
+    "Action",
     "AuditOptions",
     "AuditResult",
     "CASINO_BRAG_PAYTABLE",
@@ -120,9 +122,13 @@ __all__ = [
     "CrashPlayerResult",
     "CrashPosition",
     "CrashResult",
+    "Deal",
+    "DealResult",
     "Equity",
+    "Error",
     "Evaluator",
     "HandValue",
+    "IllegalActionError",
     "HouseEdge",
     "InvalidHandError",
     "InvalidShowdownError",
@@ -136,6 +142,7 @@ __all__ = [
     "ScoreSummary",
     "ShowdownResult",
     "Split",
+    "TableRules",
     "audit_file",
     "audit_table",
     "best_of",

@@ -6,12 +6,19 @@ that prial cannot take: cards, hands, rules, requests.
 play situation.  ``ConfigurationError`` is for the operator's setup of a
 service or job (TLS files, token files), not for game input.
 ``CancelledError`` ends native work stopped through its ``prial.CancelFlag``.
+``IllegalActionError`` refuses an action at the betting table.  All of them
+derive from ``Error``, so one ``except prial.Error`` catches anything prial
+raises on purpose.
 """
 
 from __future__ import annotations
 
 
-class InvalidHandError(ValueError):
+class Error(Exception):
+    """The base of every exception prial raises on purpose."""
+
+
+class InvalidHandError(Error, ValueError):
     """Invalid cards, hands, rules or requests.
 
     The message names what is wrong and where.  Structured details, when
@@ -36,7 +43,7 @@ class InvalidShowdownError(InvalidHandError):
     """
 
 
-class ConfigurationError(Exception):
+class ConfigurationError(Error):
     """A setup that cannot work: a TLS or token file that is missing,
     unreadable or empty, options that must go together.  The message names
     the option and the file; ``file`` is the file at fault, None when the
@@ -48,5 +55,19 @@ class ConfigurationError(Exception):
         self.file = file
 
 
-class CancelledError(Exception):
+class CancelledError(Error):
     """The work was cancelled through its CancelFlag before it finished; nothing it computed is returned."""
+
+
+class IllegalActionError(Error, ValueError):
+    """An action the rules of the betting table do not allow now.
+
+    The message names the player, the action and the rule; ``code`` is a
+    stable name of the rule (``"see_blind_man"``, ``"stake_below_least"``
+    ...), listed in docs/rules.md and the same as the gRPC service's
+    ``ErrorInfo.reason``.
+    """
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code

@@ -1,0 +1,337 @@
+// The betting table (table.hpp): a table's rules (_core.Table) and one
+// deal as an immutable native state (_core.TableDeal), which prial.Deal
+// wraps.  A deal's moves and events are kept in one append-only log that
+// every later deal of the same line of play shares, so acting copies the
+// state (a few hundred bytes) and never the history.
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "prial/table.hpp"
+#include "register.hpp"
+
+namespace prial::bindings {
+namespace {
+
+using namespace prial::table;
+
+struct TableHandle {
+  std::shared_ptr<const Table> table;
+};
+
+// Moves and events of one line of play; a deal sees its own prefix.
+struct Log {
+  std::vector<Move> moves;
+  std::vector<Event> events;
+};
+
+// The Python types and strings the deal's answers are made of, registered
+// once at import (table_register_types).
+struct TableTypes {
+  py::object action;  // prial.Action
+  py::object illegal; // prial.IllegalActionError
+  std::array<py::object, kKinds> kinds;
+  std::array<py::object, 5> statuses;
+};
+TableTypes& table_types() {
+  static TableTypes* types = new TableTypes();  // never destroyed: Python may be gone at exit
+  return *types;
+}
+
+constexpr const char* kStatusNames[] = {"blind", "open", "folded", "covered", "out"};
+constexpr const char* kEndingNames[] = {"", "folded_out", "see", "showdown", "pot_cap", "unknown"};
+
+py::object chips_or_none(Chips chips) { return chips < 0 ? py::object(py::none()) : py::object(py::int_(chips)); }
+
+class TableDeal {
+ public:
+  TableDeal(std::shared_ptr<const Table> table, std::shared_ptr<const std::vector<std::string>> names,
+            std::shared_ptr<std::vector<py::object>> name_objects)
+      : table_(std::move(table)), names_(std::move(names)), name_objects_(std::move(name_objects)),
+        log_(std::make_shared<Log>()) {}
+
+  static TableDeal start(const TableHandle& handle, const std::vector<std::string>& names,
+                         const std::optional<std::vector<std::optional<std::vector<int>>>>& cards,
+                         std::uint64_t seed, int dealer, const std::optional<std::vector<Chips>>& stacks) {
+    const Table& table = *handle.table;
+    const int n = static_cast<int>(names.size());
+    const int width = table.config.cards;
+    check_players(table, n);
+    if (stacks && static_cast<int>(stacks->size()) != n)
+      throw InvalidHand("stacks gives " + std::to_string(stacks->size()) + " stacks for " + std::to_string(n) +
+                            " players",
+                        -1, "stacks");
+    std::vector<Card> hands(static_cast<std::size_t>(n) * width, kUnknownCard);
+    if (cards) {
+      if (static_cast<int>(cards->size()) != n)
+        throw InvalidHand("cards gives " + std::to_string(cards->size()) + " hands for " + std::to_string(n) +
+                              " players",
+                          -1, "cards");
+      for (int i = 0; i < n; ++i) {
+        const auto& hand = (*cards)[i];
+        if (!hand) continue;
+        if (static_cast<int>(hand->size()) != width)
+          throw InvalidHand("seat " + std::to_string(i) + " holds " + std::to_string(hand->size()) +
+                                " cards; this table deals " + std::to_string(width),
+                            i, "cards");
+        for (int k = 0; k < width; ++k) {
+          const int card = (*hand)[k];
+          hands[i * width + k] = card < 0 || card >= kMaxPack ? Card{kMaxPack} : static_cast<Card>(card);
+        }
+      }
+    } else {
+      std::uint32_t dealt_in = 0;
+      for (int i = 0; i < n; ++i)
+        if (!stacks || (*stacks)[i] >= table.config.ante) dealt_in |= 1u << i;
+      std::vector<Card> pack(static_cast<std::size_t>(table.evaluator->table().pack_size()));
+      shuffled_pack(seed, static_cast<int>(pack.size()), pack.data());
+      if (dealer >= 0 && dealer < n) deal_hands(pack.data(), n, dealer, width, dealt_in, hands.data());
+    }
+    auto name_objects = std::make_shared<std::vector<py::object>>();
+    for (const auto& name : names) name_objects->push_back(py::str(name));
+    TableDeal deal(handle.table, std::make_shared<const std::vector<std::string>>(names), std::move(name_objects));
+    Setup setup{n, dealer, stacks ? stacks->data() : nullptr, hands.data()};
+    prial::table::start(table, setup, deal.state_, &deal.log_->events);
+    deal.events_ = deal.log_->events.size();
+    return deal;
+  }
+
+  py::tuple legal() const {
+    Legal legal[kMaxLegal];
+    const int n = legal_actions(*table_, state_, legal);
+    py::tuple out(n);
+    const TableTypes& types = table_types();
+    const py::object player = state_.to_act == kNobody ? py::object(py::none()) : (*name_objects_)[state_.to_act];
+    for (int k = 0; k < n; ++k) {
+      const Legal& l = legal[k];
+      py::object amount = py::none(), least = py::none(), most = py::none();
+      if (l.kind == Kind::Stake || l.kind == Kind::Sideshow) {
+        least = py::int_(l.least);
+        most = chips_or_none(l.most);
+      } else if (l.kind == Kind::See || l.kind == Kind::Cover) {
+        amount = py::int_(l.least);
+      }
+      out[k] = make_named_tuple(types.action, {types.kinds[static_cast<int>(l.kind)], player, amount, py::tuple(),
+                                               least, most});
+    }
+    return out;
+  }
+
+  TableDeal act(int seat, const std::string& kind_text, std::optional<Chips> amount,
+                const std::vector<int>& discards) const {
+    Move move;
+    move.player = seat < 0 || seat >= state_.players ? kNobody : static_cast<std::uint8_t>(seat);
+    move.kind = static_cast<Kind>(kKinds);
+    for (int k = 0; k < kKinds; ++k)
+      if (kind_text == kind_name(static_cast<Kind>(k))) move.kind = static_cast<Kind>(k);
+    move.amount = !amount ? kNoAmount : *amount < 0 || *amount > kMaxChips ? kBadAmount : *amount;
+    if (discards.size() > 2) {
+      move.ndiscards = 3;  // never the right count
+    } else {
+      move.ndiscards = static_cast<std::uint8_t>(discards.size());
+      for (std::size_t k = 0; k < discards.size(); ++k)
+        move.discards[k] = discards[k] < 0 || discards[k] >= kMaxPack ? Card{kMaxPack} : static_cast<Card>(discards[k]);
+    }
+    TableDeal next(*this);
+    if (log_->moves.size() != moves_ || log_->events.size() != events_) {
+      // Acting on an earlier deal of this line: a line of its own from here.
+      auto branch = std::make_shared<Log>();
+      branch->moves.assign(log_->moves.begin(), log_->moves.begin() + moves_);
+      branch->events.assign(log_->events.begin(), log_->events.begin() + events_);
+      next.log_ = std::move(branch);
+    }
+    const Code code = apply(*table_, next.state_, move, &next.log_->events);
+    if (code != Code::Ok) {
+      if (code != Code::UnknownAction) raise_illegal(explain(*table_, state_, move, code, *names_), code);
+      raise_illegal(quoted((*names_)[seat]) + " cannot " + quoted(kind_text) + ": " + code_rule(code), code);
+    }
+    if (move.kind == Kind::See) move.amount = next.state_.seat[seat].put_in - state_.seat[seat].put_in;
+    if (move.kind == Kind::Cover) move.amount = state_.seat[seat].stack;
+    next.log_->moves.push_back(move);
+    next.moves_ = moves_ + 1;
+    next.events_ = next.log_->events.size();
+    return next;
+  }
+
+  int to_act() const { return state_.to_act == kNobody ? -1 : state_.to_act; }
+  bool over() const { return state_.phase == Phase::Over; }
+  Chips stake() const { return state_.stake; }
+  std::size_t actions() const { return moves_; }
+
+  py::list pots() const {
+    py::list out;
+    for (int k = 0; k < state_.npots; ++k) {
+      const Pot& pot = state_.pots[k];
+      out.append(py::make_tuple(pot.amount, pot.coverer == kNobody ? -1 : pot.coverer));
+    }
+    return out;
+  }
+
+  py::list seats() const {
+    py::list out;
+    for (int i = 0; i < state_.players; ++i) {
+      const PlayerState& p = state_.seat[i];
+      out.append(py::make_tuple(table_types().statuses[static_cast<int>(p.status)],
+                                state_.stacks ? py::object(py::int_(p.stack)) : py::object(py::none()), p.put_in,
+                                p.blind_stakes));
+    }
+    return out;
+  }
+
+  py::list history() const {
+    py::list out;
+    const TableTypes& types = table_types();
+    for (std::size_t k = 0; k < moves_; ++k) {
+      const Move& m = log_->moves[k];
+      py::tuple discards(m.ndiscards);
+      for (int d = 0; d < m.ndiscards; ++d) discards[d] = py::int_(m.discards[d]);
+      out.append(make_named_tuple(types.action, {types.kinds[static_cast<int>(m.kind)], (*name_objects_)[m.player],
+                                                 chips_or_none(m.amount), discards, py::none(), py::none()}));
+    }
+    return out;
+  }
+
+  // (kind, seat or -1, amount, pot, seats shown to as bits)
+  py::list events() const {
+    py::list out;
+    for (std::size_t k = 0; k < events_; ++k) {
+      const Event& e = log_->events[k];
+      out.append(py::make_tuple(event_name(e.kind), e.player == kNobody ? -1 : e.player, e.amount, e.pot, e.to));
+    }
+    return out;
+  }
+
+  // A seat's cards (None when unknown) and the discards it chose.
+  py::object cards(int seat) const {
+    const PlayerState& p = state_.seat[checked_seat(seat)];
+    if (!p.known) return py::none();
+    return card_list(p.cards.data(), table_->config.cards);
+  }
+  py::list discards(int seat) const {
+    const PlayerState& p = state_.seat[checked_seat(seat)];
+    return card_list(p.discards.data(), p.ndiscards);
+  }
+  std::uint32_t seen_by(int seat) const { return state_.seat[checked_seat(seat)].seen_by; }
+
+  // (known, ending, payouts by seat, winners of each pot as seat bits) or None.
+  py::object result() const {
+    if (state_.phase != Phase::Over) return py::none();
+    py::list payouts, winners;
+    for (int i = 0; i < state_.players; ++i) payouts.append(state_.payouts[i]);
+    for (int k = 0; k < state_.npots; ++k) winners.append(state_.pot_winners[k]);
+    return py::make_tuple(state_.known, kEndingNames[static_cast<int>(state_.ending)], payouts, winners);
+  }
+
+  int seer() const { return state_.seer == kNobody ? -1 : state_.seer; }
+
+ private:
+  int checked_seat(int seat) const {
+    if (seat < 0 || seat >= state_.players) throw py::index_error("no seat " + std::to_string(seat));
+    return seat;
+  }
+  [[noreturn]] static void raise_illegal(const std::string& message, Code code) {
+    py::object error = table_types().illegal(message, code_name(code));
+    PyErr_SetObject(table_types().illegal.ptr(), error.ptr());
+    throw py::error_already_set();
+  }
+
+  std::shared_ptr<const Table> table_;
+  std::shared_ptr<const std::vector<std::string>> names_;
+  std::shared_ptr<std::vector<py::object>> name_objects_;
+  std::shared_ptr<Log> log_;
+  std::size_t moves_ = 0;
+  std::size_t events_ = 0;
+  DealState state_;
+};
+
+}  // namespace
+
+void register_table(py::module_& m) {
+  m.def(
+      "table_register_types",
+      [](py::object action, py::object illegal) {
+        TableTypes& types = table_types();
+        types.action = std::move(action);
+        types.illegal = std::move(illegal);
+        for (int k = 0; k < kKinds; ++k) types.kinds[k] = py::reinterpret_steal<py::object>(
+            PyUnicode_InternFromString(kind_name(static_cast<Kind>(k))));
+        for (int k = 0; k < 5; ++k) types.statuses[k] = py::str(kStatusNames[k]);
+      },
+      py::arg("action"), py::arg("illegal"),
+      "table_register_types(action, illegal)\n--\n\n"
+      "Registers prial.Action and prial.IllegalActionError once at import.");
+
+  m.attr("TABLE_KINDS") = [] {
+    py::tuple kinds(kKinds);
+    for (int k = 0; k < kKinds; ++k) kinds[k] = py::str(kind_name(static_cast<Kind>(k)));
+    return kinds;
+  }();
+  m.attr("TABLE_CODES") = [] {
+    py::dict codes;
+    for (int k = 1; k < kCodes; ++k) codes[py::str(code_name(static_cast<Code>(k)))] = py::str(code_rule(static_cast<Code>(k)));
+    return codes;
+  }();
+  m.attr("PACK_VERSION") = kPackVersion;
+  m.attr("MAX_TABLE_CHIPS") = kMaxChips;
+
+  py::class_<TableHandle>(m, "Table", "A betting table's resolved rules and the ruleset's tables.")
+      .def(py::init([](const RulesConfig& rules, int cards, Chips ante, Chips min_stake, Chips max_stake,
+                       Chips raise_limit, bool raise_double, bool pot_limit, Chips pot_cap, int blind_turns,
+                       int see_cost, bool sideshow, bool agreed_showdown, bool cover) {
+             TableConfig c;
+             c.cards = static_cast<std::uint8_t>(cards < 3 || cards > 5 ? 0 : cards);
+             c.discards = static_cast<std::uint8_t>(cards - 3);
+             c.ante = ante;
+             c.min_stake = min_stake;
+             c.max_stake = max_stake;
+             c.raise_limit = raise_limit;
+             c.raise_double = raise_double;
+             c.pot_limit = pot_limit;
+             c.pot_cap = pot_cap;
+             c.blind_turns = blind_turns;
+             c.see_cost = see_cost;
+             c.sideshow = sideshow;
+             c.agreed_showdown = agreed_showdown;
+             c.cover = cover;
+             return TableHandle{make_table(c, rules)};
+           }),
+           py::arg("rules"), py::arg("cards"), py::arg("ante"), py::arg("min_stake"), py::arg("max_stake"),
+           py::arg("raise_limit"), py::arg("raise_double"), py::arg("pot_limit"), py::arg("pot_cap"),
+           py::arg("blind_turns"), py::arg("see_cost"), py::arg("sideshow"), py::arg("agreed_showdown"),
+           py::arg("cover"),
+           "__init__(self, rules, cards, ante, min_stake, max_stake, raise_limit, raise_double, pot_limit, "
+           "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover)\n--\n\n"
+           "A table's rules, every option resolved (-1: no limit); InvalidHandError names a bad option.");
+
+  py::class_<TableDeal>(m, "TableDeal", "One deal at a betting table: an immutable native state.")
+      .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),
+                  py::arg("dealer"), py::arg("stacks"),
+                  "start(table, names, cards, seed, dealer, stacks)\n--\n\n"
+                  "The deal after the antes: cards per seat (None: unknown) or, when cards is None, dealt "
+                  "from seed.")
+      .def("legal", &TableDeal::legal, "legal(self)\n--\n\nThe legal actions, as prial.Action tuples.")
+      .def("act", &TableDeal::act, py::arg("seat"), py::arg("kind"), py::arg("amount"), py::arg("discards"),
+           "act(self, seat, kind, amount, discards)\n--\n\n"
+           "The next deal; raises prial.IllegalActionError when the action breaks a rule.")
+      .def_property_readonly("to_act", &TableDeal::to_act, "The seat to act, -1 once over.")
+      .def_property_readonly("over", &TableDeal::over, "Whether the deal has ended.")
+      .def_property_readonly("stake", &TableDeal::stake, "The current stake S, in open terms.")
+      .def_property_readonly("actions", &TableDeal::actions, "Actions applied so far.")
+      .def_property_readonly("seer", &TableDeal::seer, "The seat whose see ended the betting, else -1.")
+      .def("pots", &TableDeal::pots, "pots(self)\n--\n\n(amount, coverer seat or -1) per pot, oldest first.")
+      .def("seats", &TableDeal::seats, "seats(self)\n--\n\n(status, stack or None, put in, blind stakes) per seat.")
+      .def("history", &TableDeal::history, "history(self)\n--\n\nThe actions applied, as prial.Action tuples.")
+      .def("events", &TableDeal::events,
+           "events(self)\n--\n\n(kind, seat or -1, amount, pot, seats shown to) per event.")
+      .def("cards", &TableDeal::cards, py::arg("seat"), "cards(self, seat)\n--\n\nA seat's cards; None when unknown.")
+      .def("discards", &TableDeal::discards, py::arg("seat"), "discards(self, seat)\n--\n\nThe cards a seat discarded.")
+      .def("seen_by", &TableDeal::seen_by, py::arg("seat"),
+           "seen_by(self, seat)\n--\n\nThe seats a seat's hand has been shown to, as bits.")
+      .def("result", &TableDeal::result,
+           "result(self)\n--\n\n(known, ending, payouts by seat, pot winners as seat bits), None until over.");
+}
+
+}  // namespace prial::bindings

@@ -1,0 +1,248 @@
+// The betting table (docs/rules.md, "10. The betting"): one deal of Brag,
+// four- or five-card Brag or Teen Patti as a compact state and one
+// transition function over it, from the ante to the pot.
+//
+// A DealState is plain data (no pointers, no heap), so it is copied to
+// branch, stored in arrays for batches, and compared byte for byte.  Every
+// rule is in apply() and legal(); the end of the betting (who is shown
+// what, who takes which pot) in settle().  Seats are indices 0..n-1;
+// player names live with the caller.
+//
+// C++ use:
+//
+//   auto table = prial::table::make_table(config, rules);
+//   DealState s;
+//   prial::table::start(*table, setup, s, &events);     // throws InvalidHand on a bad setup
+//   Legal legal[kMaxLegal]; int n = legal_actions(*table, s, legal);
+//   Code c = apply(*table, s, Move{Kind::Stake, s.to_act, 4}, &events);  // s unchanged unless Ok
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "prial/bestof.hpp"
+#include "prial/evaluator.hpp"
+
+namespace prial::table {
+
+using Chips = std::int64_t;
+inline constexpr Chips kNoLimit = -1;
+// Chips a deal may hold in all: every sum of stakes stays far from overflow.
+inline constexpr Chips kMaxChips = Chips{1} << 53;
+inline constexpr int kMaxSeats = 17;
+inline constexpr int kMaxPots = kMaxSeats + 1;
+inline constexpr std::uint8_t kNobody = 0xFF;
+inline constexpr Card kUnknownCard = 0xFF;
+
+enum class Kind : std::uint8_t {
+  Look, Discard, Stake, See, Fold, Cover, Sideshow, Accept, Decline, AgreeShowdown,
+};
+inline constexpr int kKinds = 10;
+const char* kind_name(Kind kind) noexcept;
+
+// Why an action is refused, checked in this order (the first that applies).
+enum class Code : std::uint8_t {
+  Ok,
+  DealOver,
+  UnknownPlayer,
+  NotYourTurn,
+  UnknownAction,
+  AnswerSideshow,
+  NoSideshow,
+  MustDiscard,
+  NoDiscard,
+  BlindTurnsOver,
+  BadAmount,
+  AlreadyOpen,
+  DiscardCount,
+  DiscardNotHeld,
+  SideshowNotAllowed,
+  SideshowBlind,
+  SideshowNeedsThree,
+  SideshowNoOne,
+  StakeBelowLeast,
+  CannotAfford,
+  StakeAboveMost,
+  SeeNeedsTwo,
+  SeeBeforeStake,
+  SeeBlindMan,
+  SeePrice,
+  CoverNotAllowed,
+  CoverCanPay,
+  AgreeNotAllowed,
+  AgreeNeedsThree,
+};
+inline constexpr int kCodes = 29;
+// The stable name of a code ("see_blind_man"), as Python's
+// IllegalActionError.code and gRPC's ErrorInfo.reason give it.
+const char* code_name(Code code) noexcept;
+// The rule in words ("an open player cannot see a blind player").
+const char* code_rule(Code code) noexcept;
+
+// A resolved TableRules: every default already applied.
+struct TableConfig {
+  std::uint8_t cards = 3;     // 3, 4 or 5
+  std::uint8_t discards = 0;  // cards - 3
+  Chips ante = 1;
+  Chips min_stake = 1;
+  Chips max_stake = kNoLimit;
+  Chips raise_limit = kNoLimit;  // S may grow by at most this much in one stake
+  bool raise_double = false;     // S after a stake is at most twice S before
+  bool pot_limit = false;
+  Chips pot_cap = kNoLimit;
+  int blind_turns = -1;          // -1: no cap
+  int see_cost = 2;
+  bool sideshow = false;
+  bool agreed_showdown = true;
+  bool cover = true;
+};
+
+// A table: its config and the ruleset's tables hands are valued by.
+struct Table {
+  TableConfig config;
+  std::shared_ptr<const Evaluator> evaluator;
+  std::shared_ptr<const BestOfTable> best_of;
+};
+// Validates the config (throws InvalidHand naming the option).
+std::shared_ptr<const Table> make_table(const TableConfig& config, const RulesConfig& rules);
+
+enum class Status : std::uint8_t { Blind, Open, Folded, Covered, Out };
+enum class Phase : std::uint8_t { Betting, Sideshow, Over };
+// How the betting ended.
+// How the betting ended (Unknown: at a sideshow between unknown hands,
+// which cannot be decided).
+enum class Ending : std::uint8_t { None, FoldedOut, See, Showdown, PotCap, Unknown };
+
+struct PlayerState {
+  Chips stack = 0;   // chips behind (0 and unused without stacks)
+  Chips put_in = 0;  // chips put into the pots this deal, ante included
+  Status status = Status::Blind;
+  bool known = false;         // the cards are known
+  bool must_discard = false;  // has just looked (four and five cards)
+  bool staked = false;        // has staked in this deal
+  bool agreed = false;        // in the current chain of agreements to show
+  std::uint8_t ndiscards = 0;
+  std::uint16_t blind_stakes = 0;
+  std::uint32_t seen_by = 0;  // seats this hand has been shown to (bit per seat)
+  std::array<Card, 5> cards{};
+  std::array<Card, 2> discards{};
+};
+
+struct Pot {
+  Chips amount = 0;
+  std::uint8_t coverer = kNobody;  // the player who covered it; none for the live pot
+};
+
+struct DealState {
+  std::uint8_t players = 0;
+  std::uint8_t dealer = 0;
+  std::uint8_t to_act = kNobody;
+  Phase phase = Phase::Betting;
+  Ending ending = Ending::None;
+  bool stacks = false;        // players have stacks
+  bool known = true;          // the result is known (false: it depends on unknown cards)
+  std::uint8_t asker = kNobody;    // a sideshow's asker while it is answered
+  std::uint8_t seer = kNobody;     // the see that ended the betting
+  std::uint8_t npots = 1;
+  std::uint32_t stakes = 0;   // stakes made in this deal
+  std::uint32_t actions = 0;  // actions applied
+  Chips stake = 0;            // the current stake S, open terms
+  std::array<Pot, kMaxPots> pots{};
+  std::array<std::uint32_t, kMaxPots> pot_winners{};  // once over: seats (bits) taking each pot
+  std::array<Chips, kMaxSeats> payouts{};              // once over: chips each seat receives
+  std::array<PlayerState, kMaxSeats> seat{};
+
+  std::uint32_t all_seats() const noexcept { return (std::uint32_t{1} << players) - 1; }
+  bool in(int i) const noexcept { return seat[i].status == Status::Blind || seat[i].status == Status::Open; }
+  int players_in() const noexcept;
+  Chips pot_total() const noexcept;
+};
+
+// One action as submitted.  `kind` may be out of range (an unknown
+// action), `player` kNobody (an unknown player), `amount` kNoAmount when
+// none is given and kBadAmount for one that is no amount of chips.
+inline constexpr Chips kNoAmount = -1;
+inline constexpr Chips kBadAmount = -2;
+struct Move {
+  Kind kind = Kind::Fold;
+  std::uint8_t player = kNobody;
+  Chips amount = kNoAmount;
+  std::uint8_t ndiscards = 0;
+  std::array<Card, 2> discards{};
+};
+
+// An action the player to act may take: a stake's least and most (most
+// kNoLimit: unbounded), a see's or cover's price in `least`.
+struct Legal {
+  Kind kind;
+  Chips least = 0;
+  Chips most = 0;
+};
+inline constexpr int kMaxLegal = 8;
+
+enum class EventKind : std::uint8_t {
+  Ante, Deal, Look, Discard, Stake, See, Fold, Cover, Sideshow, Accept, Decline, AgreeShowdown,
+  SitOut,  // could not pay the ante
+  Show,    // `player`'s hand shown to the seats of `to`
+  Win,     // `player` takes `amount` of pot `pot`
+};
+const char* event_name(EventKind kind) noexcept;
+
+struct Event {
+  EventKind kind;
+  std::uint8_t player = kNobody;
+  std::uint8_t pot = 0;
+  Chips amount = 0;
+  std::uint32_t to = 0;  // Show: the seats it is shown to
+};
+using Events = std::vector<Event>;
+
+// The deal before its first action: seats in order, each hand `cards`
+// cards (kUnknownCard for an unknown hand), stacks or none.
+struct Setup {
+  int players = 0;
+  int dealer = 0;
+  const Chips* stacks = nullptr;  // players values, or nullptr
+  const Card* cards = nullptr;    // players * config.cards
+};
+
+// Throws InvalidHand unless the table seats `players` players.
+void check_players(const Table& table, int players);
+
+// Antes, sits out players short of the ante, and starts the betting.
+// Throws InvalidHand naming the problem (too few or many players, a bad
+// dealer, a negative stack, a bad or repeated card, fewer than two
+// players able to ante).
+void start(const Table& table, const Setup& setup, DealState& out, Events* events = nullptr);
+
+// The actions the player to act may take, in Kind order; returns their count.
+int legal_actions(const Table& table, const DealState& s, Legal* out) noexcept;
+// The least stake of seat i (open S, blind ceil(S/2)).
+Chips least_stake(const DealState& s, int i) noexcept;
+
+// Applies `move`; on any code but Ok the state is unchanged.
+Code apply(const Table& table, DealState& s, const Move& move, Events* events = nullptr);
+
+// "'C' cannot see: an open player cannot see a blind player" and the like,
+// with the figures that decide it.  `names` are the players' names.
+std::string explain(const Table& table, const DealState& s, const Move& move, Code code,
+                    const std::vector<std::string>& names);
+
+// The seed-to-pack algorithm, version 1 (docs/rules.md): the pack of
+// `pack_size` cards shuffled by the seed, top first.
+inline constexpr int kPackVersion = 1;
+void shuffled_pack(std::uint64_t seed, int pack_size, Card* out);
+// The hands of `players` seats dealt from `pack` one card at a time,
+// clockwise from the dealer's left, skipping seats not dealt in
+// (`dealt_in` bits).  out: players * cards, kUnknownCard for seats left out.
+void deal_hands(const Card* pack, int players, int dealer, int cards, std::uint32_t dealt_in, Card* out);
+
+// The key a seat's hand compares by (bestof.hpp): a blind hand's best
+// three of all its cards, an open hand's kept three with its discards.
+BestKey hand_key(const Table& table, const PlayerState& p);
+
+}  // namespace prial::table

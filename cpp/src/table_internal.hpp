@@ -1,0 +1,22 @@
+// What table.cpp and table_settle.cpp share: the end of the betting.
+#pragma once
+
+#include "prial/table.hpp"
+
+namespace prial::table {
+
+// The most a stake of seat i may be by the table's limits, before its
+// stack (kNoLimit: none); never below the least stake.
+Chips limit_most(const Table& t, const DealState& s, int i) noexcept;
+
+// Ends the betting: shows the hands the ending calls for, decides every
+// pot newest first and pays it (docs/rules.md, "Covering the pot").
+// Leaves the result unknown when a hand it needs is unknown.
+void settle(const Table& t, DealState& s, Ending ending, Events* events);
+
+// A sideshow accepted: the two hands shown to each other and the lower one
+// folded (the asker on a tie).  False when a hand is unknown: the deal
+// then ends with its result unknown.
+bool side_compare(const Table& t, DealState& s, int asker, int asked, Events* events);
+
+}  // namespace prial::table

@@ -1,0 +1,10 @@
+"""The betting table: a deal of Brag, four- or five-card Brag or Teen
+Patti from the ante to the pot (docs/rules.md, "10. The betting")."""
+
+from ..errors import IllegalActionError
+from .deal import Deal
+from .records import Action, DealResult, Event, Pot, PotResult, Seat, View
+from .rules import GAMES, TableRules
+
+__all__ = ["GAMES", "Action", "Deal", "DealResult", "Event", "IllegalActionError", "Pot", "PotResult", "Seat",
+           "TableRules", "View"]

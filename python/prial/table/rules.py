@@ -1,0 +1,140 @@
+"""TableRules: what varies between betting tables (docs/rules.md, "10. The
+betting"), every option resolved against its game's defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+from .._core import Table as NativeTable
+from ..errors import InvalidHandError
+from ..rules import Rules
+
+Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti"]
+RaiseLimit = Union[int, Literal["double"], None]
+
+# Per game: (ruleset preset, cards, see_cost, raise_limit, sideshow,
+# agreed_showdown, cover); Teen Patti's min_stake is twice the ante.
+_GAMES: dict[str, tuple[str, int, int, RaiseLimit, bool, bool, bool]] = {
+    "brag": ("brag", 3, 2, None, False, True, True),
+    "four_card_brag": ("brag", 4, 2, None, False, True, True),
+    "five_card_brag": ("brag", 5, 2, None, False, True, True),
+    "teen_patti": ("teen_patti", 3, 1, "double", True, False, False),
+}
+GAMES = tuple(_GAMES)
+
+
+def _chips(option: str, value: object, *, least: int, allow_none: bool = True) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InvalidHandError(f"{option} must be a whole number of chips from {least}; got {value!r}", field=option)
+    return value
+
+
+def _flag(option: str, value: object) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise InvalidHandError(f"{option} must be True, False or None (the game's default); got {value!r}",
+                               field=option)
+    return value
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """A betting table's rules.  None takes the game's default; the
+    attributes hold the resolved values (``TableRules().see_cost == 2``)."""
+
+    game: Game = "brag"
+    rules: Rules | None = None
+    ante: int = 1
+    min_stake: int | None = None
+    max_stake: int | None = None
+    raise_limit: RaiseLimit = None
+    pot_limit: bool = False
+    pot_cap: int | None = None
+    blind_turns: int | None = None
+    see_cost: int | None = None
+    sideshow: bool | None = None
+    agreed_showdown: bool | None = None
+    cover: bool | None = None
+    cards: int = field(init=False, default=3)
+    discards: int = field(init=False, default=0)
+    _native: NativeTable = field(init=False, repr=False, compare=False, hash=False, default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.game not in _GAMES:
+            raise InvalidHandError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}", field="game")
+        preset, cards, see_cost, raise_limit, sideshow, agreed, cover = _GAMES[self.game]
+        if self.rules is not None and not isinstance(self.rules, Rules):
+            raise InvalidHandError(f"rules must be a prial.Rules or None; got {self.rules!r}", field="rules")
+        ante = _chips("ante", self.ante, least=0, allow_none=False)
+        assert ante is not None
+        set_ = object.__setattr__
+        set_(self, "rules", self.rules or Rules(preset=preset))
+        set_(self, "cards", cards)
+        set_(self, "discards", cards - 3)
+        set_(self, "min_stake", _chips("min_stake", self.min_stake, least=1) or
+             (2 * ante if self.game == "teen_patti" and ante > 0 else 1))
+        _chips("max_stake", self.max_stake, least=1)
+        limit = self.raise_limit if self.raise_limit is not None else raise_limit
+        if limit != "double":
+            _chips("raise_limit", limit, least=1)
+        set_(self, "raise_limit", limit)
+        if not isinstance(self.pot_limit, bool):
+            raise InvalidHandError(f"pot_limit must be True or False; got {self.pot_limit!r}", field="pot_limit")
+        _chips("pot_cap", self.pot_cap, least=1)
+        _chips("blind_turns", self.blind_turns, least=0)
+        set_(self, "see_cost", _chips("see_cost", self.see_cost, least=1) or see_cost)
+        set_(self, "sideshow", sideshow if _flag("sideshow", self.sideshow) is None else self.sideshow)
+        set_(self, "agreed_showdown",
+             agreed if _flag("agreed_showdown", self.agreed_showdown) is None else self.agreed_showdown)
+        set_(self, "cover", cover if _flag("cover", self.cover) is None else self.cover)
+        set_(self, "_native", NativeTable(
+            rules=self.rules._config(), cards=cards, ante=ante, min_stake=self.min_stake,
+            max_stake=-1 if self.max_stake is None else self.max_stake,
+            raise_limit=limit if isinstance(limit, int) else -1, raise_double=limit == "double",
+            pot_limit=self.pot_limit, pot_cap=-1 if self.pot_cap is None else self.pot_cap,
+            blind_turns=-1 if self.blind_turns is None else self.blind_turns, see_cost=self.see_cost,
+            sideshow=self.sideshow, agreed_showdown=self.agreed_showdown, cover=self.cover))
+
+    def to_dict(self) -> dict[str, object]:
+        """The resolved options as plain values (the ruleset by its fields)."""
+        rules = self.rules
+        assert rules is not None
+        return {
+            "game": self.game, "rules": rules.to_dict() if hasattr(rules, "to_dict") else _rules_dict(rules),
+            "ante": self.ante, "min_stake": self.min_stake, "max_stake": self.max_stake,
+            "raise_limit": self.raise_limit, "pot_limit": self.pot_limit, "pot_cap": self.pot_cap,
+            "blind_turns": self.blind_turns, "see_cost": self.see_cost, "sideshow": self.sideshow,
+            "agreed_showdown": self.agreed_showdown, "cover": self.cover,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> TableRules:
+        """The rules :meth:`to_dict` wrote."""
+        if not isinstance(data, dict):
+            raise InvalidHandError(f"table rules must be an object; got {data!r}", field="table")
+        options = dict(data)
+        rules = options.pop("rules", None)
+        if rules is not None:
+            if not isinstance(rules, dict):
+                raise InvalidHandError(f"table rules' ruleset must be an object; got {rules!r}", field="rules")
+            options["rules"] = Rules(**rules)
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise InvalidHandError(f"unknown table option {unknown[0]!r}", field=unknown[0])
+        return cls(**options)  # type: ignore[arg-type]
+
+
+_OPTIONS = ("game", "rules", "ante", "min_stake", "max_stake", "raise_limit", "pot_limit", "pot_cap",
+            "blind_turns", "see_cost", "sideshow", "agreed_showdown", "cover")
+
+
+def _rules_dict(rules: Rules) -> dict[str, object]:
+    """A ruleset's options, enough to rebuild it."""
+    return {
+        "preset": rules.preset, "ace_two_three": rules.ace_two_three, "top_prial": rules.top_prial,
+        "lowball": rules.lowball, "wild": sorted(rules.wild_cards) if rules.wild is None and rules.wild_cards
+        else rules.wild, "jokers": rules.jokers, "wild_ties": rules.wild_ties,
+        "wild_as_itself": rules.wild_as_itself, "suit_order": rules.suit_order,
+    }
