@@ -306,6 +306,25 @@ void register_table(py::module_& m) {
            "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover)\n--\n\n"
            "A table's rules, every option resolved (-1: no limit); InvalidHandError names a bad option.");
 
+  m.def(
+      "table_self_play",
+      [](const TableHandle& handle, int players, std::size_t deals, std::uint64_t seed, Chips stack) {
+        py::array_t<Chips> nets({deals, static_cast<std::size_t>(std::max(players, 0))});
+        py::array_t<std::uint32_t> actions(deals);
+        Chips* out = nets.mutable_data();
+        std::uint32_t* played = actions.mutable_data();
+        check_players(*handle.table, players);
+        {
+          // Plain C++ on arrays this call owns: nothing Python is touched.
+          py::gil_scoped_release release;
+          self_play_random(*handle.table, players, deals, seed, stack, out, played);
+        }
+        return py::make_tuple(nets, actions);
+      },
+      py::arg("table"), py::arg("players"), py::arg("deals"), py::arg("seed"), py::arg("stack"),
+      "table_self_play(table, players, deals, seed, stack)\n--\n\n"
+      "Deals played by the random policy: (nets int64 (deals, players), actions uint32 (deals,)).");
+
   py::class_<TableDeal>(m, "TableDeal", "One deal at a betting table: an immutable native state.")
       .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),
                   py::arg("dealer"), py::arg("stacks"),

@@ -246,3 +246,21 @@ void deal_hands(const Card* pack, int players, int dealer, int cards, std::uint3
 BestKey hand_key(const Table& table, const PlayerState& p);
 
 }  // namespace prial::table
+
+namespace prial::table {
+
+// Many seeded deals played natively by the uniformly random policy: each
+// turn, an action chosen uniformly among the legal ones; a stake's amount
+// uniform from its least to its most (to four times the least when
+// unbounded); discards chosen uniformly.  Deal d is dealt from the pack of
+// seed + d with the dealer at seat d mod players; every player starts
+// with `stack` chips (kNoLimit: no stacks).  Out, per deal: each seat's
+// net (payout less chips put in) in nets[d * players + seat] and the
+// actions played in actions[d].  A deal still going after
+// kSelfPlayMaxActions actions stops there (its nets are 0).  Returns the
+// actions played in all.
+inline constexpr std::uint32_t kSelfPlayMaxActions = 10000;
+std::uint64_t self_play_random(const Table& table, int players, std::size_t deals, std::uint64_t seed, Chips stack,
+                               Chips* nets, std::uint32_t* actions);
+
+}  // namespace prial::table
