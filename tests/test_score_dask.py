@@ -85,3 +85,26 @@ def test_dask_gives_a_split_deal_a_problem_not_a_winner(cluster, tmp_path):
     for row in rows:
         assert (row["winner"] is None) == (row["deal_id"] == 1)
         assert ("not consecutive" in (row["deal_problem"] or "")) == (row["deal_id"] == 1)
+
+
+@pytest.mark.parametrize("row, neighbours", [(39, {9, 10}), (40, {9, 10}), (45, {11})])
+def test_dask_a_row_without_deal_id_at_a_partition_edge(cluster, tmp_path, row, neighbours):
+    """Row 39 ends partition 0 (deal 9's last row), row 40 begins partition
+    1 (deal 10's first): the deal on the other side of the boundary is not
+    adjudicated either, as by the local engine."""
+    import pyarrow as pa
+
+    table = sample_deals(100, seed=5)
+    ids = table["deal_id"].to_pylist()
+    ids[row] = None
+    table = table.set_column(0, "deal_id", pa.array(ids, pa.int64()))
+    log = tmp_path / "log.parquet"
+    pq.write_table(table, log, row_group_size=40)  # ten deals a partition
+    dask = prial.score_file(log, tmp_path / "dask.parquet", engine="dask", scheduler=cluster.scheduler_address)
+    local = prial.score_file(log, tmp_path / "local.parquet")
+    assert (tmp_path / "dask.parquet").read_bytes() == (tmp_path / "local.parquet").read_bytes()
+    assert (dask.deals, dask.invalid_deals) == (local.deals, local.invalid_deals) == (100, len(neighbours))
+    rows = pq.read_table(tmp_path / "dask.parquet").to_pylist()
+    assert {r["deal_id"] for r in rows if r["deal_problem"]} == neighbours
+    audit = prial.audit_file(log, engine="dask", scheduler=cluster.scheduler_address)
+    assert audit.payouts[0].unadjudicable == prial.audit_file(log).payouts[0].unadjudicable == len(neighbours)

@@ -18,10 +18,10 @@ from .tally import Tally
 
 
 def _partition_tally(frame: pd.DataFrame, schema: pa.Schema, options: AuditOptions,
-                     split: pa.Array | None) -> Tally:
+                     split: pa.Array | None, loose_ends: tuple[bool, bool]) -> Tally:
     """One partition's tally (on a worker)."""
     table = pa.Table.from_pandas(frame, preserve_index=False).select(schema.names).cast(schema)
-    return tally_table(table, options, split)
+    return tally_table(table, options, split, loose_ends)
 
 
 def audit_dask(input: str, fmt: str, options: AuditOptions, scheduler: str | None, workers: int,
@@ -42,9 +42,9 @@ def audit_dask(input: str, fmt: str, options: AuditOptions, scheduler: str | Non
     try:
         with Client(scheduler or cluster) as client:
             frame = dask_frame(input, fmt, schema)[schema.names]
-            split = split_deals_of_frame(client, frame, schema)
-            futures = client.compute([dask.delayed(_partition_tally)(part, schema, options, split)
-                                      for part in frame.to_delayed()])
+            split, loose_ends = split_deals_of_frame(client, frame, schema)
+            futures = client.compute([dask.delayed(_partition_tally)(part, schema, options, split, ends)
+                                      for part, ends in zip(frame.to_delayed(), loose_ends)])
             progress.begin("auditing", unit="partitions", total=len(futures))
             try:
                 for done, future in enumerate(futures, 1):

@@ -22,19 +22,26 @@ def _slices(table: pa.Table, options: AuditOptions) -> Iterator[pa.Table]:
         yield table.slice(start, options.chunk_rows)
 
 
-def tally_table(table: pa.Table, options: AuditOptions, split: pa.Array | None) -> Tally:
+def tally_table(table: pa.Table, options: AuditOptions, split: pa.Array | None,
+                loose_ends: tuple[bool, bool] = (False, False)) -> Tally:
     """The tally of a table of whole deals, ``chunk_rows`` at a time;
-    ``split``: deal ids whose rows are not consecutive in the whole log."""
+    ``split``: deal ids whose rows are not consecutive in the whole log;
+    ``loose_ends``: as for ``score_table``, of the whole table."""
     tally = Tally(by=options.by, limit=options.limit)
-    for chunk in whole_deals(_slices(table, options), DEAL_COLUMN in table.column_names):
-        tally.add(_tally(chunk, tally.rows, options, None, split))
+    chunk = None
+    for following in whole_deals(_slices(table, options), DEAL_COLUMN in table.column_names):
+        if chunk is not None:  # one chunk behind, to know the last
+            tally.add(_tally(chunk, tally.rows, options, None, split, (loose_ends[0] and not tally.rows, False)))
+        chunk = following
+    if chunk is not None:
+        tally.add(_tally(chunk, tally.rows, options, None, split, (loose_ends[0] and not tally.rows, loose_ends[1])))
     return tally
 
 
 def _tally(chunk: pa.Table, first_row: int, options: AuditOptions, offset: int | None,
-           split: pa.Array | None) -> Tally:
+           split: pa.Array | None, loose_ends: tuple[bool, bool] = (False, False)) -> Tally:
     """One chunk of whole deals, scored and counted."""
-    result = score_table(chunk, first_row, options.scoring(), offset, split)
+    result = score_table(chunk, first_row, options.scoring(), offset, split, loose_ends)
     return tally_chunk(chunk, result, options.by, options.seat, options.limit)
 
 

@@ -14,41 +14,81 @@ from .columns import DEAL_COLUMN, NO_CARD, flag
 # The first deal problems of adjudicate() concern the hands themselves (not
 # all the deal's rows are there, or not of one size and one game): such a
 # deal is unfit for dealing statistics.  The others are about the play.
-SOUND_DEAL_CHECKS = 4
+SOUND_DEAL_CHECKS = 5
+
+
+def _valid(ids: pa.Array) -> np.ndarray:
+    return np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool)
+
+
+def filled_ids(ids: pa.Array) -> pa.Array:
+    """The deal ids, a missing one taken from the row before it (from the
+    row after it at the start).  A row whose id cannot be read is no deal
+    of its own: it joins a deal next to it, which is then not adjudicated
+    (``deal_runs``), so the deals are counted right."""
+    if not ids.null_count:
+        return ids
+    valid = _valid(ids)
+    if not valid.any():
+        return ids
+    source = np.maximum.accumulate(np.where(valid, np.arange(len(ids)), 0))
+    first = int(np.argmax(valid))
+    source[:first] = first
+    return ids.take(pa.array(source))
 
 
 def deal_run_starts(ids: pa.Array) -> np.ndarray:
-    """Row index where each run of equal consecutive deal ids begins."""
+    """Row index where each run of equal consecutive deal ids begins (a
+    row without an id in the run of the row before it, see ``filled_ids``)."""
     n = len(ids)
     if n == 0:
         return np.zeros(0, np.int64)
+    ids = filled_ids(ids)
     if ids.null_count == 0 and (pa.types.is_integer(ids.type) or pa.types.is_floating(ids.type)):
         values = ids.to_numpy()
         change = values[1:] != values[:-1]
     else:
         change = pc.not_equal(ids.slice(1), ids.slice(0, n - 1))
-        if change.null_count:
-            change = change.fill_null(True)
+        if change.null_count:  # no row has an id: one run
+            change = change.fill_null(False)
         change = np.asarray(change.to_numpy(zero_copy_only=False), bool)
     return np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
 
 
+def whole_deal_cut(ids: pa.Array) -> int:
+    """Where a stretch of the log may end so that the rest holds its last
+    deal whole: the start of its last run not just after a row without an
+    id (that row may be of the deal before or after it, and the
+    adjudication of both must see it)."""
+    starts = deal_run_starts(ids)
+    if ids.null_count:
+        valid = _valid(ids)
+        starts = starts[(starts == 0) | valid[np.maximum(starts - 1, 0)]]
+    return int(starts[-1])
+
+
 def run_ids(ids: pa.Array) -> pa.Array:
-    """The deal id of each run of equal consecutive ids."""
-    return ids.take(pa.array(deal_run_starts(ids)))
+    """The deal id of each run of equal consecutive ids (null for a
+    stretch with no id at all)."""
+    return filled_ids(ids).take(pa.array(deal_run_starts(ids)))
 
 
 def repeated_ids(runs: list[pa.Array]) -> pa.Array:
     """The ids that begin more than one run: deals whose rows are not
     consecutive.  ``runs`` are the run ids of consecutive stretches of the
-    log; a stretch whose first run continues the previous stretch's last
-    (a deal cut by the reading) counts once."""
+    log; a stretch whose first run continues the last deal of the
+    stretches before it (a deal cut by the reading, maybe with rows
+    without an id between) counts once."""
     kept = []
-    for i, ids in enumerate(runs):
-        if i and len(ids) and len(runs[i - 1]) and ids[0] == runs[i - 1][-1]:
+    last = None  # the last deal id of the stretches so far
+    for ids in runs:
+        if len(ids) and last is not None and ids[0] == last:
             ids = ids.slice(1)
+        if ids.null_count:
+            ids = ids.drop_null()
         if len(ids):
-            kept.append(ids.drop_null() if ids.null_count else ids)
+            kept.append(ids)
+            last = ids[-1]
     if not kept:
         return pa.array([], runs[0].type if runs else pa.null())
     counts = pc.value_counts(pa.chunked_array(kept).combine_chunks())
@@ -64,25 +104,36 @@ def _strictly_increasing(ids: pa.Array) -> bool:
 
 
 def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.ndarray, reasons: dict[int, str],
-              split_deals: pa.Array | None = None):
-    """(run starts, rows made bad, split runs, runs holding a card twice):
-    rows made bad by a missing deal id or a card held twice within a deal;
-    runs of a deal whose rows are not consecutive (its id begins another
-    run in this table, or is one of ``split_deals``, found elsewhere in the
-    log)."""
+              split_deals: pa.Array | None = None, loose_ends: tuple[bool, bool] = (False, False)):
+    """(run starts, rows made bad, split runs, runs next to a row without an
+    id, runs holding a card twice): rows made bad by a missing deal id or a
+    card held twice within a deal; runs of a deal whose rows are not
+    consecutive (its id begins another run in this table, or is one of
+    ``split_deals``, found elsewhere in the log); runs just before or after
+    a row without an id, which may be one of theirs (``loose_ends``: such a
+    row lies just before this table, just after it)."""
     n = table.num_rows
     ids = table[DEAL_COLUMN].combine_chunks()
     starts = deal_run_starts(ids)
     bad = np.zeros(n, bool)
     split = np.zeros(len(starts), bool)
+    loose = np.zeros(len(starts), bool)
+    if n == 0:
+        return starts, bad, split, loose, np.zeros(0, np.int64)
+    loose[0] |= loose_ends[0]
+    loose[-1] |= loose_ends[1]
     if ids.null_count:
-        for row in np.flatnonzero(~np.asarray(ids.is_valid().to_numpy(zero_copy_only=False), bool)).tolist():
+        missing = ~_valid(ids)
+        for row in np.flatnonzero(missing).tolist():
             bad[row] = True
             reasons.setdefault(row, "deal_id missing")
-    if n == 0:
-        return starts, bad, split, np.zeros(0, np.int64)
+        # Such a row is in the run before it (filled_ids): that run, and
+        # the run that begins just after it.
+        loose |= np.logical_or.reduceat(missing, starts)
+        loose[1:] |= missing[starts[1:] - 1]
+        ok = ok & ~missing  # its cards are no deal's
     lengths = np.diff(np.append(starts, n))
-    runs = ids.take(pa.array(starts))
+    runs = filled_ids(ids).take(pa.array(starts))
     if not _strictly_increasing(runs) and pc.count_distinct(runs).as_py() < len(starts):
         codes = pc.dictionary_encode(runs, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
         split |= np.bincount(codes)[codes] > 1
@@ -90,7 +141,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
         split |= np.asarray(pc.is_in(runs, value_set=split_deals.cast(runs.type)).to_numpy(zero_copy_only=False),
                             bool)
     if runs.null_count:  # rows without an id are bad already, not a deal
-        split &= np.asarray(runs.is_valid().to_numpy(zero_copy_only=False), bool)
+        split &= _valid(runs)
     # A card twice in one deal: OR of one-bit-per-card masks vs. the count.
     row_masks = np.zeros(n, np.uint64)
     for position in range(int(counts.max(initial=0))):  # no column past the widest hand
@@ -112,7 +163,7 @@ def deal_runs(table: pa.Table, cards: np.ndarray, counts: np.ndarray, ok: np.nda
                                                     f"by the player at row offset {other - begin + 1}")
                 else:
                     owner[card] = row
-    return starts, bad, split, repeated
+    return starts, bad, split, loose, repeated
 
 
 def _popcount(masks: np.ndarray) -> np.ndarray:
@@ -133,7 +184,7 @@ def _differs_within_deal(values: np.ndarray, good: np.ndarray, starts: np.ndarra
 
 
 def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
-                rules_index: np.ndarray, key: np.ndarray, split: np.ndarray) -> dict:
+                rules_index: np.ndarray, key: np.ndarray, split: np.ndarray, loose: np.ndarray) -> dict:
     """Showdown rules per deal: winner (bool per row), winners (how many share),
     dispute (the recorded ``won`` disagrees), deal_problem (why a deal
     cannot be adjudicated; its winner columns are then null)."""
@@ -178,6 +229,8 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
     checks = [
         (split, "the rows of this deal are not consecutive in the log: it is adjudicated only from all its "
                 "rows together (sort the log by deal_id)"),
+        (loose, "a row just before or after this deal's rows has no deal_id (see the errors file): it may be "
+                "one of them"),
         (per_deal_any(bad), "rows of this deal are in the errors file"),
         (width_mixed, "players hold different numbers of cards"),
         (game_mixed, "players play different games"),
@@ -209,5 +262,7 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
     row_problem = problem[deal_of_row]
     result["deal_problem"] = pa.DictionaryArray.from_arrays(
         pa.array(row_problem, mask=row_problem < 0), pa.array([why for _mask, why in checks], pa.string()))
-    result["_counts"] = (len(starts), int((~valid).sum()), int((deal_dispute & valid).sum()))
+    # Rows none of which has an id are no deal (filled_ids).
+    deal = np.full(len(starts), table[DEAL_COLUMN].null_count < n)
+    result["_counts"] = (int(deal.sum()), int((~valid & deal).sum()), int((deal_dispute & valid).sum()))
     return result

@@ -142,12 +142,14 @@ def with_preset(base: Rules, preset: str) -> Rules:
 # ---- the kernel ----
 
 def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_offset: int | None,
-                split_deals: pa.Array | None = None) -> ChunkResult:
+                split_deals: pa.Array | None = None, loose_ends: tuple[bool, bool] = (False, False)) -> ChunkResult:
     """Scores the rows of ``table`` (whole deals), the first being input row
     ``first_row`` (0-based).  ``line_offset`` turns a row index into a text
     line number (CSV: 2, JSON Lines: 1; None for Parquet).  ``split_deals``:
     deal ids whose rows are not consecutive in the whole log (their deals
-    get a deal_problem, not a winner from part of their rows)."""
+    get a deal_problem, not a winner from part of their rows).
+    ``loose_ends``: a row without a deal id lies just before ``table``,
+    just after it, in the log (its first, its last deal may miss it)."""
     n = table.num_rows
     table, read_problems = checked(table)
     stale = [name for name in ADDED_COLUMNS if name in table.column_names]
@@ -182,7 +184,8 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
 
     deal_log = DEAL_COLUMN in table.column_names
     if deal_log:
-        starts, deal_bad, split, repeated = deal_runs(table, cards, counts, parsed & ~bad, reasons, split_deals)
+        starts, deal_bad, split, loose, repeated = deal_runs(table, cards, counts, parsed & ~bad, reasons,
+                                                             split_deals, loose_ends)
         bad |= deal_bad
     if options.strict and bad.any():
         row = int(np.flatnonzero(bad)[0])
@@ -232,7 +235,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         added["description"] = pa.array(description[keep].tolist(), pa.string())
     deals = invalid = disputes = 0
     if deal_log:
-        verdict = adjudicate(table, starts, bad, counts, rules_index, key, split)
+        verdict = adjudicate(table, starts, bad, counts, rules_index, key, split, loose)
         deals, invalid, disputes = verdict.pop("_counts")
         for name, values in verdict.items():
             added[name] = values.take(pa.array(keep)) if any_bad else values

@@ -43,9 +43,23 @@ _STATS_META = pd.DataFrame({
 })
 
 
-def _partition_run_ids(frame: pd.DataFrame, id_type: pa.DataType) -> pa.Array:
-    """The deal id of each run of one partition (on a worker)."""
-    return run_ids(pa.array(frame[DEAL_COLUMN], from_pandas=True).cast(id_type))
+def _partition_run_ids(frame: pd.DataFrame, id_type: pa.DataType) -> tuple[pa.Array, bool, bool]:
+    """The deal id of each run of one partition, and whether its first and
+    its last row have no id (on a worker)."""
+    ids = pa.array(frame[DEAL_COLUMN], from_pandas=True).cast(id_type)
+    return run_ids(ids), len(ids) > 0 and not ids[0].is_valid, len(ids) > 0 and not ids[-1].is_valid
+
+
+def loose_ends_of(runs: list[pa.Array], edges: list[tuple[bool, bool]]) -> list[tuple[bool, bool]]:
+    """For each partition: does a row without a deal id end the partition
+    before it, begin the one after it (empty partitions skipped)?  Such a
+    row may be one of the partition's first or last deal, which is then
+    not adjudicated, as when the row is within a partition."""
+    filled = [i for i, ids in enumerate(runs) if len(ids)]
+    loose = [(False, False)] * len(runs)
+    for k, i in enumerate(filled):
+        loose[i] = (k > 0 and edges[filled[k - 1]][1], k + 1 < len(filled) and edges[filled[k + 1]][0])
+    return loose
 
 
 def dask_frame(input: str, fmt: str, schema: pa.Schema):
@@ -60,33 +74,38 @@ def dask_frame(input: str, fmt: str, schema: pa.Schema):
                        dtype={name: "string[pyarrow]" for name in schema.names})
 
 
-def split_deals_of_frame(client, frame, schema: pa.Schema) -> pa.Array | None:
+def split_deals_of_frame(client, frame, schema: pa.Schema) -> tuple[pa.Array | None, list[tuple[bool, bool]]]:
     """A first pass over the deal ids: the deals whose rows are not
     consecutive in the log (ScoreError for one cut by a partition boundary,
-    which no partition can adjudicate whole)."""
+    which no partition can adjudicate whole), and each partition's
+    ``loose_ends`` (``loose_ends_of``)."""
     if DEAL_COLUMN not in schema.names:
-        return None
+        return None, [(False, False)] * frame.npartitions
     import dask
 
     id_type = schema.field(DEAL_COLUMN).type
     # The whole frame's partitions: a frame of the one column may be cut
     # into partitions of its own (Dask merges small row groups).
     parts = [dask.delayed(_partition_run_ids)(part, id_type) for part in frame.to_delayed()]
-    runs = client.gather(client.compute(parts))
+    answers = client.gather(client.compute(parts))
+    runs = [ids for ids, _first, _last in answers]
     for index in range(1, len(runs)):
-        if len(runs[index]) and len(runs[index - 1]) and runs[index][0] == runs[index - 1][-1]:
+        if (len(runs[index]) and len(runs[index - 1]) and runs[index][0].is_valid
+                and runs[index][0] == runs[index - 1][-1]):
             raise ScoreError(
                 f"deal {runs[index][0].as_py()!r} spans Dask partitions {index - 1} and {index}: each deal must "
                 "lie within one partition (Parquet row groups / CSV files ending at deal boundaries)")
-    return repeated_ids(runs)
+    return repeated_ids(runs), loose_ends_of(runs, [(first, last) for _ids, first, last in answers])
 
 
 def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptions, parts_dir: str,
-                     offset: int | None, split: pa.Array | None, partition_info: dict | None = None) -> pd.DataFrame:
+                     offset: int | None, split: pa.Array | None, loose_ends: list[tuple[bool, bool]],
+                     partition_info: dict | None = None) -> pd.DataFrame:
     """Scores one partition (on a worker) into its part file; returns its stats."""
     number = partition_info["number"] if partition_info else 0
     table = pa.Table.from_pandas(frame, preserve_index=False).select(schema.names).cast(schema)
-    result = score_table(table, 0, options, offset, split)  # row numbers are shifted when assembling
+    # Row numbers are shifted when assembling.
+    result = score_table(table, 0, options, offset, split, loose_ends[number])
     Journal(parts_dir).write_part(number, result)
     return pd.DataFrame({
         "part": [number], "rows": [table.num_rows], "rows_out": [result.table.num_rows],
@@ -148,9 +167,9 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
     try:
         with Client(scheduler or cluster) as client:
             frame = dask_frame(input, fmt_in, schema)
-            split = split_deals_of_frame(client, frame, schema)
+            split, loose_ends = split_deals_of_frame(client, frame, schema)
             scored = frame.map_partitions(
-                _score_partition, schema, options, journal.dir, line_offset(fmt_in), split,
+                _score_partition, schema, options, journal.dir, line_offset(fmt_in), split, loose_ends,
                 meta=_STATS_META, enforce_metadata=False,
             )
             futures = client.compute(scored.to_delayed())

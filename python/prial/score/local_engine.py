@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
-from .adjudicate import deal_run_starts, repeated_ids, run_ids
+from .adjudicate import repeated_ids, run_ids, whole_deal_cut
 from .chunk import score_table
 from .columns import DEAL_COLUMN
 from .formats import line_offset
@@ -23,7 +23,8 @@ from .types import ScoreError, ScoreOptions, ScoreSummary
 
 def whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
     """Chunks that never split a deal: the last deal of each chunk is
-    carried over to the next (a deal longer than a chunk grows the chunk)."""
+    carried over to the next (a deal longer than a chunk grows the chunk),
+    with the deal before it if a row without a deal id lies between them."""
     carry: pa.Table | None = None
     for table in tables:
         chunk = pa.concat_tables([carry, table]) if carry is not None else table
@@ -31,8 +32,7 @@ def whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table
             carry = None
             yield chunk
             continue
-        starts = deal_run_starts(chunk[DEAL_COLUMN].combine_chunks())
-        cut = int(starts[-1])
+        cut = whole_deal_cut(chunk[DEAL_COLUMN].combine_chunks())
         carry = chunk.slice(cut)
         if cut:
             yield chunk.slice(0, cut)
