@@ -71,3 +71,61 @@ def test_csv_flags_that_are_neither_true_nor_false(tmp_path):
         rows = {r["player"]: r for r in csv.DictReader(f)}
     assert rows["c"]["winner"] == "true" and rows["c"]["dispute"] == "false"  # d folded ("1")
     assert rows["d"]["folded"] == "true" and rows["b"]["folded"] == "false"
+
+
+def csv_with_misshapen_rows(tmp_path, deals: int = 50, lines: dict[int, str] | None = None):
+    """A sample CSV log with some lines (1-based, the header is line 1) given a field too many or too few."""
+    log = tmp_path / "log.csv"
+    prial.write_sample_log(str(log), deals, seed=9)
+    text = log.read_text().splitlines(keepends=True)
+    for line, how in (lines or {10: "more", 20: "fewer"}).items():
+        body = text[line - 1].rstrip("\n")
+        text[line - 1] = (body + ",extra" if how == "more" else body.rsplit(",", 1)[0]) + "\n"
+    log.write_text("".join(text))
+    return log
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 3, 1_000_000])
+def test_a_csv_row_of_the_wrong_number_of_fields_goes_to_the_errors_file(tmp_path, chunk_rows):
+    """Line 10 (deal 2's first row) has a field too many, line 20 (inside
+    deal 4) one too few: each goes to the errors file with its line, every
+    other row is scored, and the deals it may belong to are not adjudicated."""
+    log = csv_with_misshapen_rows(tmp_path)
+    summary = prial.score_file(log, tmp_path / "out.csv", options=prial.ScoreOptions(chunk_rows=chunk_rows))
+    assert (summary.rows_in, summary.rows_out, summary.bad_rows) == (200, 198, 2) and summary.complete
+    first, second = errors_of(summary)
+    assert (first["row"], first["line"]) == ("9", "10")
+    assert first["reason"] == '8 fields where the header has 7: 2,0,"9s Th Ks",false,false,false,true,extra'
+    assert (second["line"], second["reason"][:34]) == ("20", "6 fields where the header has 7: 4")
+    with open(tmp_path / "out.csv", newline="") as f:
+        unadjudicated = {r["deal_id"] for r in csv.DictReader(f) if r["deal_problem"]}
+    assert unadjudicated == {"1", "2", "4"} and summary.deals == 50
+
+
+@pytest.mark.parametrize("block_bytes", [1 << 10, 4 << 10])
+def test_misshapen_csv_rows_anywhere_in_a_log_read_in_blocks(tmp_path, monkeypatch, block_bytes):
+    """Arrow reads a block at a time (and ahead): rows at block edges, two
+    in a row, the last line; the output is that of one block."""
+    from prial.score import io
+
+    lines = {2: "more", 500: "fewer", 501: "more", 1201: "fewer", 1202: "more", 8001: "fewer"}
+    log = csv_with_misshapen_rows(tmp_path, 2_000, lines)
+    whole = prial.score_file(log, tmp_path / "whole.csv")
+    monkeypatch.setattr(io, "BLOCK_BYTES", block_bytes)
+    summary = prial.score_file(log, tmp_path / "out.csv", options=prial.ScoreOptions(chunk_rows=100))
+    assert [int(e["line"]) for e in errors_of(summary)] == sorted(lines)
+    assert (summary.rows_in, summary.bad_rows, summary.deals) == (8_000, 6, 2_000)
+    assert (tmp_path / "out.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    assert errors_of(summary) == errors_of(whole)
+
+
+def test_strict_stops_at_a_misshapen_csv_row(tmp_path):
+    log = csv_with_misshapen_rows(tmp_path)
+    with pytest.raises(prial.ScoreError, match=r"^row 9 \(line 10\): 8 fields where the header has 7"):
+        prial.score_file(log, tmp_path / "out.csv", options=prial.ScoreOptions(strict=True))
+
+
+def test_the_audit_leaves_out_a_misshapen_csv_row(tmp_path):
+    log = csv_with_misshapen_rows(tmp_path)
+    result = prial.audit_file(log)
+    assert (result.rows, result.bad_rows, result.deals) == (200, 2, 50)

@@ -108,3 +108,15 @@ def test_dask_a_row_without_deal_id_at_a_partition_edge(cluster, tmp_path, row, 
     assert {r["deal_id"] for r in rows if r["deal_problem"]} == neighbours
     audit = prial.audit_file(log, engine="dask", scheduler=cluster.scheduler_address)
     assert audit.payouts[0].unadjudicable == prial.audit_file(log).payouts[0].unadjudicable == len(neighbours)
+
+
+def test_dask_names_the_line_of_a_misshapen_csv_row(cluster, tmp_path):
+    log = tmp_path / "log.csv"
+    write_sample_log(str(log), 50, seed=9)
+    lines = log.read_text().splitlines(keepends=True)
+    lines[9] = lines[9].rstrip("\n") + ",extra\n"
+    log.write_text("".join(lines))
+    with pytest.raises(prial.ScoreError, match=r"^cannot read .*log\.csv on the dask engine: Expected 7 fields in "
+                                               r"line 10, saw 8; the local engine sends such a row to the errors"):
+        prial.score_file(log, tmp_path / "out.csv", engine="dask", scheduler=cluster.scheduler_address)
+    assert not (tmp_path / "out.csv").exists()

@@ -42,7 +42,7 @@ def audit_dask(input: str, fmt: str, options: AuditOptions, scheduler: str | Non
     try:
         with Client(scheduler or cluster) as client:
             frame = dask_frame(input, fmt, schema)[schema.names]
-            split, loose_ends = split_deals_of_frame(client, frame, schema)
+            split, loose_ends = split_deals_of_frame(client, frame, schema, input)
             futures = client.compute([dask.delayed(_partition_tally)(part, schema, options, split, ends)
                                       for part, ends in zip(frame.to_delayed(), loose_ends)])
             progress.begin("auditing", unit="partitions", total=len(futures))

@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pandas as pd
 import pyarrow as pa
@@ -62,6 +65,20 @@ def loose_ends_of(runs: list[pa.Array], edges: list[tuple[bool, bool]]) -> list[
     return loose
 
 
+@contextmanager
+def csv_read_errors(input: str) -> Iterator[None]:
+    """A CSV row pandas cannot read (the wrong number of fields), said in
+    one line: pandas stops there, where the local engine's reader sends
+    such a row to the errors file."""
+    try:
+        yield
+    except pd.errors.ParserError as exc:
+        found = re.search(r"Expected \d+ fields in line \d+, saw \d+", str(exc))
+        detail = found.group(0) if found else str(exc).strip().splitlines()[0]
+        raise ScoreError(f"cannot read {input} on the dask engine: {detail}; the local engine sends such a row "
+                         "to the errors file and goes on", status=1) from None
+
+
 def dask_frame(input: str, fmt: str, schema: pa.Schema):
     """The log as a Dask frame whose partitions never cut a deal (Parquet
     row groups, whole CSV files); CSV columns read as text, as the local
@@ -70,15 +87,18 @@ def dask_frame(input: str, fmt: str, schema: pa.Schema):
 
     if fmt == "parquet":
         return dd.read_parquet(input, dtype_backend="pyarrow", split_row_groups=True)
-    return dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
-                       dtype={name: "string[pyarrow]" for name in schema.names})
+    with csv_read_errors(input):  # it reads the first rows here
+        return dd.read_csv(input, blocksize=None, dtype_backend="pyarrow",
+                           dtype={name: "string[pyarrow]" for name in schema.names})
 
 
-def split_deals_of_frame(client, frame, schema: pa.Schema) -> tuple[pa.Array | None, list[tuple[bool, bool]]]:
+def split_deals_of_frame(client, frame, schema: pa.Schema,
+                         input: str = "the log") -> tuple[pa.Array | None, list[tuple[bool, bool]]]:
     """A first pass over the deal ids: the deals whose rows are not
     consecutive in the log (ScoreError for one cut by a partition boundary,
     which no partition can adjudicate whole), and each partition's
-    ``loose_ends`` (``loose_ends_of``)."""
+    ``loose_ends`` (``loose_ends_of``); ScoreError for a CSV row pandas
+    cannot read."""
     if DEAL_COLUMN not in schema.names:
         return None, [(False, False)] * frame.npartitions
     import dask
@@ -87,7 +107,8 @@ def split_deals_of_frame(client, frame, schema: pa.Schema) -> tuple[pa.Array | N
     # The whole frame's partitions: a frame of the one column may be cut
     # into partitions of its own (Dask merges small row groups).
     parts = [dask.delayed(_partition_run_ids)(part, id_type) for part in frame.to_delayed()]
-    answers = client.gather(client.compute(parts))
+    with csv_read_errors(input):
+        answers = client.gather(client.compute(parts))
     runs = [ids for ids, _first, _last in answers]
     for index in range(1, len(runs)):
         if (len(runs[index]) and len(runs[index - 1]) and runs[index][0].is_valid
@@ -167,7 +188,7 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
     try:
         with Client(scheduler or cluster) as client:
             frame = dask_frame(input, fmt_in, schema)
-            split, loose_ends = split_deals_of_frame(client, frame, schema)
+            split, loose_ends = split_deals_of_frame(client, frame, schema, input)
             scored = frame.map_partitions(
                 _score_partition, schema, options, journal.dir, line_offset(fmt_in), split, loose_ends,
                 meta=_STATS_META, enforce_metadata=False,

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
-from .columns import FLAG_COLUMNS, TEXT_COLUMNS
-from .typed import json_rows, with_no_problems
+from .columns import FLAG_COLUMNS, READ_PROBLEM, TEXT_COLUMNS
+from .typed import MisshapenRows, json_rows, with_no_problems
 from .types import ScoreError
 
 BLOCK_BYTES = 8 << 20
@@ -37,6 +39,25 @@ def _known_types(columns: Iterable[str], flags: pa.DataType) -> dict[str, pa.Dat
         elif name in FLAG_COLUMNS:
             types[name] = flags
     return types
+
+
+@contextmanager
+def _undecodable_rows_unsaid() -> Iterator[None]:
+    """Arrow hands a CSV row it skips to its handler as text; a row that is
+    not UTF-8 (a binary file read as CSV) fails before the handler runs,
+    and the reader stops (ArrowInvalid, said in one line as any).  Python
+    would print that failure on stderr on top: it is left unsaid."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, UnicodeDecodeError):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def _python_type(value: object) -> pa.DataType:
@@ -61,6 +82,7 @@ class InputReader:
         self._file = None
         self._order: list[str] | None = None  # JSON: the columns in the file's order
         self._by_rows_from: int | None = None  # JSON: read row by row from this row on (prial.score.typed)
+        self._misshapen = MisshapenRows()  # CSV: rows of the wrong number of fields
         # How far tables() has gone: rows handed out, and rows and bytes
         # pulled from the file (see done()).
         self._rows_given = self._rows_read = 0
@@ -92,14 +114,21 @@ class InputReader:
         self._open_text_file()
         try:
             if self.fmt == "csv":
-                header = pacsv.open_csv(self.path, read_options=pacsv.ReadOptions(block_size=1 << 16)).schema.names
-                return pacsv.open_csv(
-                    self._file,
-                    read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES),
-                    convert_options=pacsv.ConvertOptions(column_types=_known_types(header, pa.string()),
-                                                         strings_can_be_null=True,
-                                                         include_columns=self.columns or []),
-                )
+                self._misshapen = MisshapenRows()
+                with _undecodable_rows_unsaid():
+                    # Without threads, as the reader then numbers the rows it skips.
+                    header = pacsv.open_csv(self.path,
+                                            read_options=pacsv.ReadOptions(block_size=1 << 16, use_threads=False),
+                                            parse_options=pacsv.ParseOptions(invalid_row_handler=lambda row: "skip"),
+                                            ).schema.names
+                    return pacsv.open_csv(
+                        self._file,
+                        read_options=pacsv.ReadOptions(block_size=BLOCK_BYTES, use_threads=False),
+                        parse_options=pacsv.ParseOptions(invalid_row_handler=self._misshapen.handler),
+                        convert_options=pacsv.ConvertOptions(column_types=_known_types(header, pa.string()),
+                                                             strings_can_be_null=True,
+                                                             include_columns=self.columns or []),
+                    )
             with open(self.path, "rb") as head:
                 first = head.readline()
             fields = list(json.loads(first)) if first.strip() else []
@@ -142,6 +171,26 @@ class InputReader:
         file = self._file
         for batch in json_rows(file, self.schema, rows):
             yield batch, file.tell()  # read line by line: the position is exact
+
+    def _csv_batches(self) -> Iterator[tuple[pa.RecordBatch, float]]:
+        """Arrow's reader, with the rows of the wrong number of fields in
+        their places (READ_PROBLEM says what is wrong with them)."""
+        stream = self._open_text()
+        misshapen = self._misshapen
+
+        def batches() -> Iterator[pa.RecordBatch]:
+            while True:
+                with _undecodable_rows_unsaid():
+                    batch = next(stream, None)
+                if batch is None:
+                    return
+                yield batch
+
+        for batch, end in self._block_ends(batches()):
+            yield misshapen.placed(batch), end
+        rest = misshapen.rest(stream.schema)
+        if rest is not None:
+            yield rest, float(self.size)
 
     def _block_ends(self, batches: Iterable[pa.RecordBatch]) -> Iterator[tuple[pa.RecordBatch, float]]:
         """Each batch of Arrow's CSV or JSON reader with the byte its block
@@ -192,9 +241,9 @@ class InputReader:
                 for batch in self._parquet.iter_batches(batch_size=self.chunk_rows, row_groups=[group],
                                                         columns=self.columns))
         else:
-            batches = self._json_batches() if self.fmt == "jsonl" else self._block_ends(self._open_text())
-            if self.columns:
-                batches = ((batch.select(self.columns), end) for batch, end in batches)
+            batches = self._json_batches() if self.fmt == "jsonl" else self._csv_batches()
+            if self.columns:  # and a row's problem, which it keeps
+                batches = ((batch.select([*self.columns, READ_PROBLEM]), end) for batch, end in batches)
         for batch, end in batches:
             self._rows_read += batch.num_rows
             self._bytes_read = end

@@ -2,8 +2,10 @@
 = 5), found row by row so that such a row goes to the errors file with its
 line number, like any other bad row, and the job goes on.
 
-CSV flag columns are read as text and checked by the kernel (``checked``).
-JSON Lines go through Arrow's reader while it can; where it gives up on a
+CSV flag columns are read as text and checked by the kernel (``checked``);
+a CSV row with the wrong number of fields, which Arrow's reader skips, is
+put back in its place as a row of nulls carrying its problem
+(``MisshapenRows``).  JSON Lines go through Arrow's reader while it can; where it gives up on a
 value of the wrong type, the rest of the file is read here, a line at a
 time (slower, but every other row is still scored).  Batches of JSON Lines
 carry the READ_PROBLEM column: the row's problem, or null.
@@ -58,6 +60,57 @@ def _with_problems(batch: pa.RecordBatch, problems: dict[int, str]) -> pa.Record
         column[row] = why
     return pa.RecordBatch.from_arrays([*batch.columns, pa.array(column, pa.string())],
                                       names=[*batch.schema.names, READ_PROBLEM])
+
+
+class MisshapenRows:
+    """The CSV rows Arrow's reader skips for their number of fields
+    (``handler``, its ``invalid_row_handler``), each put back where it was
+    (``placed``), so that the rows after it keep their numbers."""
+
+    TEXT_SHOWN = 60  # characters of such a row quoted in its problem
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[int, str]] = []  # (input row, problem), in file order
+        self._rows = 0  # rows handed out by placed(), these included
+
+    def handler(self, row) -> str:
+        # Its number counts records from 1, the header's; without threads
+        # the reader knows it.
+        index = row.number - 2 if row.number is not None else self._rows
+        text = row.text if len(row.text) <= self.TEXT_SHOWN else row.text[:self.TEXT_SHOWN - 3] + "..."
+        self._pending.append((index, f"{row.actual_columns} fields where the header has {row.expected_columns}: "
+                                     f"{text}"))
+        return "skip"
+
+    def placed(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        """The next batch of the reader with the skipped rows that fall
+        among (or before) its rows, and READ_PROBLEM."""
+        good = batch.num_rows
+        count = 0
+        while count < len(self._pending) and self._pending[count][0] < self._rows + good + count:
+            count += 1
+        if not count:
+            self._rows += good
+            return with_no_problems(batch)
+        here, self._pending = self._pending[:count], self._pending[count:]
+        total = good + count
+        positions = np.clip(np.array([index for index, _ in here]) - self._rows, 0, total - 1)
+        kept = np.ones(total, bool)
+        kept[positions] = False
+        source = np.zeros(total, np.int64)
+        source[kept] = np.arange(good)
+        self._rows += total
+        widened = batch.take(pa.array(source, mask=~kept))  # a masked index takes a row of nulls
+        return _with_problems(widened, {int(p): why for p, (_, why) in zip(positions.tolist(), here)})
+
+    def rest(self, schema: pa.Schema) -> pa.RecordBatch | None:
+        """The skipped rows after the last the reader gave, if any."""
+        if not self._pending:
+            return None
+        here, self._pending = self._pending, []
+        self._rows += len(here)
+        nulls = pa.RecordBatch.from_arrays([pa.nulls(len(here), f.type) for f in schema], schema=schema)
+        return _with_problems(nulls, {row: why for row, (_, why) in enumerate(here)})
 
 
 def with_no_problems(batch: pa.RecordBatch) -> pa.RecordBatch:
