@@ -66,7 +66,7 @@ def prial_native(seconds: float, seed: int = 1) -> float:
     actions = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        actions += int(_core.table_self_play(table, 6, 50_000, seed + actions, -1)[1].sum())
+        actions += int(_core.table_self_play(table, [-1.0] * 6, 50_000, seed + actions, -1)[1].sum())
     return actions / (time.perf_counter() - started)
 
 

@@ -308,22 +308,31 @@ void register_table(py::module_& m) {
 
   m.def(
       "table_self_play",
-      [](const TableHandle& handle, int players, std::size_t deals, std::uint64_t seed, Chips stack) {
-        py::array_t<Chips> nets({deals, static_cast<std::size_t>(std::max(players, 0))});
+      [](const TableHandle& handle, const std::vector<double>& thresholds, std::size_t deals, std::uint64_t seed,
+         Chips stack) {
+        // A threshold per seat: from 0 to 1 for a threshold player, below 0 for a random one.
+        const int players = static_cast<int>(thresholds.size());
+        check_players(*handle.table, players);
+        std::vector<SeatPolicy> policies(thresholds.size());
+        for (std::size_t i = 0; i < thresholds.size(); ++i) {
+          if (thresholds[i] > 1) throw InvalidHand("a threshold is from 0 to 1", static_cast<int>(i), "policies");
+          policies[i] = thresholds[i] < 0 ? SeatPolicy{} : SeatPolicy{Policy::Threshold, thresholds[i]};
+        }
+        py::array_t<Chips> nets({deals, thresholds.size()});
         py::array_t<std::uint32_t> actions(deals);
         Chips* out = nets.mutable_data();
         std::uint32_t* played = actions.mutable_data();
-        check_players(*handle.table, players);
         {
           // Plain C++ on arrays this call owns: nothing Python is touched.
           py::gil_scoped_release release;
-          self_play_random(*handle.table, players, deals, seed, stack, out, played);
+          self_play(*handle.table, players, policies.data(), deals, seed, stack, out, played);
         }
         return py::make_tuple(nets, actions);
       },
-      py::arg("table"), py::arg("players"), py::arg("deals"), py::arg("seed"), py::arg("stack"),
-      "table_self_play(table, players, deals, seed, stack)\n--\n\n"
-      "Deals played by the random policy: (nets int64 (deals, players), actions uint32 (deals,)).");
+      py::arg("table"), py::arg("thresholds"), py::arg("deals"), py::arg("seed"), py::arg("stack"),
+      "table_self_play(table, thresholds, deals, seed, stack)\n--\n\n"
+      "Deals played natively, a policy per seat (a threshold 0..1, or below 0 for the random policy): "
+      "(nets int64 (deals, players), actions uint32 (deals,)).");
 
   py::class_<TableDeal>(m, "TableDeal", "One deal at a betting table: an immutable native state.")
       .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),

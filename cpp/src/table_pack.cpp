@@ -8,11 +8,13 @@
 
 namespace prial::table {
 
-void shuffled_pack(std::uint64_t seed, int pack_size, Card* out) {
+// Fisher-Yates from the top: place i is settled at step i, so a deal that
+// needs only the top `cards` cards stops there and deals the same cards.
+void shuffled_pack(std::uint64_t seed, int pack_size, Card* out, int cards) {
   std::iota(out, out + pack_size, Card{0});
   SplitMix64 rng{seed};
-  for (int i = pack_size - 1; i > 0; --i) {
-    const std::uint32_t j = rng.below(static_cast<std::uint32_t>(i + 1));
+  for (int i = 0; i < cards && i < pack_size - 1; ++i) {
+    const std::uint32_t j = static_cast<std::uint32_t>(i) + rng.below_by_multiply(static_cast<std::uint32_t>(pack_size - i));
     std::swap(out[i], out[j]);
   }
 }

@@ -1,5 +1,6 @@
-// Native self-play (table.hpp): many deals played by the random policy,
+// Native self-play (table.hpp): many deals played by a policy per seat,
 // straight on the transition function, for simulations and benchmarks.
+#include <algorithm>
 #include <vector>
 
 #include "prial/table.hpp"
@@ -7,11 +8,92 @@
 
 namespace prial::table {
 
-std::uint64_t self_play_random(const Table& table, int players, std::size_t deals, std::uint64_t seed, Chips stack,
-                               Chips* nets, std::uint32_t* actions) {
+namespace {
+
+// The share of the ruleset's three-card hands each strength beats.
+std::vector<double> beaten_share(const ThreeCardTable& three) {
+  std::vector<double> share(static_cast<std::size_t>(three.classes()) + 2, 0.0);
+  for (std::size_t slot = 0; slot < three.slots(); ++slot) share[three.strength(static_cast<std::uint32_t>(slot)) + 1] += 1;
+  double below = 0;
+  for (std::size_t s = 0; s < share.size(); ++s) {
+    below += share[s];
+    share[s] = below / static_cast<double>(three.slots());
+  }
+  return share;  // share[s]: hands of strength below s
+}
+
+Move random_move(const Table& table, const DealState& s, const Legal* legal, int n, SplitMix64& rng) {
+  const Legal& l = legal[rng.below_roughly(static_cast<unsigned>(n))];
+  Move m;
+  m.kind = l.kind;
+  m.player = s.to_act;
+  if (l.kind == Kind::Stake || l.kind == Kind::Sideshow) {
+    const Chips most = l.most == kNoLimit ? 4 * l.least : l.most;
+    m.amount = l.least + static_cast<Chips>(rng.next() % static_cast<std::uint64_t>(most - l.least + 1));
+  } else if (l.kind == Kind::Discard) {
+    const int width = table.config.cards;
+    const PlayerState& p = s.seat[s.to_act];
+    m.ndiscards = table.config.discards;
+    const unsigned first = rng.below_roughly(static_cast<unsigned>(width));
+    m.discards[0] = p.cards[first];
+    if (m.ndiscards == 2) m.discards[1] = p.cards[(first + 1 + rng.below_roughly(static_cast<unsigned>(width - 1))) % width];
+  }
+  return m;
+}
+
+Move threshold_move(const Table& table, const DealState& s, const Legal* legal, int n, double threshold,
+                    const std::vector<double>& beaten) {
+  const PlayerState& p = s.seat[s.to_act];
+  Move m;
+  m.player = s.to_act;
+  auto has = [&](Kind kind) -> const Legal* {
+    for (int k = 0; k < n; ++k)
+      if (legal[k].kind == kind) return &legal[k];
+    return nullptr;
+  };
+  if (has(Kind::Accept)) {
+    m.kind = Kind::Accept;
+    return m;
+  }
+  if (has(Kind::Look)) {
+    m.kind = Kind::Look;
+    return m;
+  }
+  if (has(Kind::Discard)) {
+    const BestChoice best = table.best_of->choose(p.cards.data(), table.config.cards);
+    m.kind = Kind::Discard;
+    m.ndiscards = static_cast<std::uint8_t>(best.discards);
+    m.discards = best.discarded;
+    return m;
+  }
+  const double share = beaten[strength_of_key(hand_key(table, p))];
+  if (share >= threshold) {
+    if (has(Kind::See)) {
+      m.kind = Kind::See;
+      return m;
+    }
+    if (const Legal* stake = has(Kind::Stake)) {
+      m.kind = Kind::Stake;
+      m.amount = stake->least;
+      return m;
+    }
+    if (has(Kind::Cover)) {
+      m.kind = Kind::Cover;
+      return m;
+    }
+  }
+  m.kind = Kind::Fold;
+  return m;
+}
+
+}  // namespace
+
+std::uint64_t self_play(const Table& table, int players, const SeatPolicy* policies, std::size_t deals,
+                        std::uint64_t seed, Chips stack, Chips* nets, std::uint32_t* actions) {
   check_players(table, players);
   const int width = table.config.cards;
   const int pack_size = table.evaluator->table().pack_size();
+  const std::vector<double> beaten = beaten_share(table.evaluator->table());
   std::vector<Card> pack(static_cast<std::size_t>(pack_size));
   std::vector<Card> hands(static_cast<std::size_t>(players) * width);
   std::vector<Chips> stacks(static_cast<std::size_t>(players), stack);
@@ -21,30 +103,16 @@ std::uint64_t self_play_random(const Table& table, int players, std::size_t deal
   Legal legal[kMaxLegal];
   for (std::size_t d = 0; d < deals; ++d) {
     const int dealer = static_cast<int>(d % static_cast<std::size_t>(players));
-    shuffled_pack(seed + d, pack_size, pack.data());
+    shuffled_pack(seed + d, pack_size, pack.data(), players * width);
     deal_hands(pack.data(), players, dealer, width, everyone, hands.data());
     start(table, Setup{players, dealer, stack == kNoLimit ? nullptr : stacks.data(), hands.data()}, s);
-    SplitMix64 rng{(seed + d) ^ 0x5bd1e995u};
+    SplitMix64 rng{(seed + d) ^ 0x9E3779B97F4A7C15ull};
     std::uint32_t played = 0;
     while (s.phase != Phase::Over && played < kSelfPlayMaxActions) {
       const int n = legal_actions(table, s, legal);
-      const Legal& l = legal[rng.below(static_cast<std::uint32_t>(n))];
-      Move m;
-      m.kind = l.kind;
-      m.player = s.to_act;
-      if (l.kind == Kind::Stake || l.kind == Kind::Sideshow) {
-        const Chips most = l.most == kNoLimit ? 4 * l.least : l.most;
-        m.amount = l.least + static_cast<Chips>(rng.next() % static_cast<std::uint64_t>(most - l.least + 1));
-      } else if (l.kind == Kind::Discard) {
-        const PlayerState& p = s.seat[s.to_act];
-        m.ndiscards = table.config.discards;
-        const std::uint32_t first = rng.below(static_cast<std::uint32_t>(width));
-        m.discards[0] = p.cards[first];
-        if (m.ndiscards == 2) {
-          const std::uint32_t second = (first + 1 + rng.below(static_cast<std::uint32_t>(width - 1))) % width;
-          m.discards[1] = p.cards[second];
-        }
-      }
+      const SeatPolicy& policy = policies[s.to_act];
+      const Move m = policy.policy == Policy::Random ? random_move(table, s, legal, n, rng)
+                                                     : threshold_move(table, s, legal, n, policy.threshold, beaten);
       apply(table, s, m);
       ++played;
     }

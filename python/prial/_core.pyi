@@ -252,7 +252,7 @@ MAX_TABLE_CHIPS: int
 
 def table_register_types(action: Any, illegal: Any) -> None: ...
 def table_self_play(
-    table: Table, players: int, deals: int, seed: int, stack: int
+    table: Table, thresholds: Sequence[float], deals: int, seed: int, stack: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]]: ...
 
 class Table:

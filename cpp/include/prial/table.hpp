@@ -233,9 +233,10 @@ std::string explain(const Table& table, const DealState& s, const Move& move, Co
                     const std::vector<std::string>& names);
 
 // The seed-to-pack algorithm, version 1 (docs/rules.md): the pack of
-// `pack_size` cards shuffled by the seed, top first.
+// `pack_size` cards shuffled by the seed, top first; only the top `cards`
+// places are settled (all of them by default).
 inline constexpr int kPackVersion = 1;
-void shuffled_pack(std::uint64_t seed, int pack_size, Card* out);
+void shuffled_pack(std::uint64_t seed, int pack_size, Card* out, int cards = 0x7fff);
 // The hands of `players` seats dealt from `pack` one card at a time,
 // clockwise from the dealer's left, skipping seats not dealt in
 // (`dealt_in` bits).  out: players * cards, kUnknownCard for seats left out.
@@ -249,18 +250,30 @@ BestKey hand_key(const Table& table, const PlayerState& p);
 
 namespace prial::table {
 
-// Many seeded deals played natively by the uniformly random policy: each
-// turn, an action chosen uniformly among the legal ones; a stake's amount
-// uniform from its least to its most (to four times the least when
-// unbounded); discards chosen uniformly.  Deal d is dealt from the pack of
-// seed + d with the dealer at seat d mod players; every player starts
+// Many seeded deals played natively, a policy per seat:
+//  - Random: each turn an action uniform among the legal ones; a stake's
+//    amount uniform from its least to its most (to four times the least
+//    when unbounded); discards uniform.
+//  - Threshold(q): looks at its first turn and keeps its best three; then,
+//    while its hand's percentile (the share of all three-card hands of the
+//    ruleset it beats, by its kept three) is at least q, sees when it may
+//    and stakes the least otherwise; below q it folds.  It never agrees to
+//    a showdown, asks for a sideshow or declines one; it covers when it
+//    must.
+// Deal d is dealt from the pack of seed + d (the seed-to-pack algorithm)
+// with the dealer at seat d mod players; every player starts each deal
 // with `stack` chips (kNoLimit: no stacks).  Out, per deal: each seat's
 // net (payout less chips put in) in nets[d * players + seat] and the
 // actions played in actions[d].  A deal still going after
 // kSelfPlayMaxActions actions stops there (its nets are 0).  Returns the
 // actions played in all.
 inline constexpr std::uint32_t kSelfPlayMaxActions = 10000;
-std::uint64_t self_play_random(const Table& table, int players, std::size_t deals, std::uint64_t seed, Chips stack,
-                               Chips* nets, std::uint32_t* actions);
+enum class Policy : std::uint8_t { Random, Threshold };
+struct SeatPolicy {
+  Policy policy = Policy::Random;
+  double threshold = 0.5;
+};
+std::uint64_t self_play(const Table& table, int players, const SeatPolicy* policies, std::size_t deals,
+                        std::uint64_t seed, Chips stack, Chips* nets, std::uint32_t* actions);
 
 }  // namespace prial::table
