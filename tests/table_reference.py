@@ -156,7 +156,17 @@ class RefDeal:
     # ---- small helpers ---------------------------------------------------
 
     def copy(self) -> RefDeal:
-        return copy.deepcopy(self)
+        """A copy whose mutable parts are its own (the table, players and
+        hands are never changed, so they are shared)."""
+        d = copy.copy(self)
+        for name in ("stacks", "status", "put_in", "blind_stakes", "discarded", "history", "pot_winners",
+                     "payouts", "shown_to_all"):
+            value = getattr(self, name)
+            setattr(d, name, None if value is None else list(value))
+        d.pots = [list(p) for p in self.pots]
+        d.staked, d.agreed = set(self.staked), set(self.agreed)
+        d.shown = [set(v) for v in self.shown]
+        return d
 
     @property
     def n(self) -> int:
@@ -298,7 +308,10 @@ class RefDeal:
             return "bad_amount"
         if kind in ("stake", "sideshow") and amount is None:
             return "bad_amount"
-        if kind in ("stake", "see", "cover", "agree_showdown") and self.blind_capped(seat):
+        # Where an action breaks several rules the docs do not rank them; the
+        # order here is the engine's: past blind_turns before the action's own
+        # rules, and a stake the stack cannot pay before one above the limits.
+        if kind in ("stake", "see", "cover", "agree_showdown", "sideshow") and self.blind_capped(seat):
             return "blind_turns_over"
         t = self.table
         n_in = len(self.players_in())
@@ -323,11 +336,11 @@ class RefDeal:
         if kind in ("stake", "sideshow"):
             if amount < self.least(seat):
                 return "stake_below_least"
+            if self.stacks is not None and amount > self.stacks[seat]:
+                return "cannot_afford"
             most = self.limit_most(seat)
             if most is not None and amount > most:
                 return "stake_above_most"
-            if self.stacks is not None and amount > self.stacks[seat]:
-                return "cannot_afford"
             return None
         if kind == "see":
             if n_in != 2:
@@ -519,3 +532,51 @@ class RefDeal:
 
     def _looked(self, seat: int) -> bool:
         return any(k == "look" and p == self.players[seat] for k, p, _, _ in self.history)
+
+
+# ---- dealing from a seed (docs/rules.md "Dealing from a seed", version 1) ----
+
+MASK64 = 2**64 - 1
+
+
+def splitmix64(seed: int):
+    state = seed & MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def seed_pack(seed: int, cards: int = 52) -> list[int]:
+    """The pack, top (place 0) first: for each place i from the top down to
+    the second last, swap with place j drawn uniformly from i to the last:
+    of the next value's high 32 bits times the places left, j = i + the high
+    32 bits of the product, drawing again while its low 32 bits fall below
+    2**32 mod the places left."""
+    stream = splitmix64(seed)
+    pack = list(range(cards))
+    for i in range(cards - 1):
+        left = cards - i
+        while True:
+            product = (next(stream) >> 32) * left
+            if product & 0xFFFFFFFF >= 2**32 % left:
+                break
+        j = i + (product >> 32)
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
+def deal_hands(pack: list[int], dealt_in: list[bool], dealer: int, width: int) -> list:
+    """One card at a time from the top, clockwise from the dealer's left
+    among the players dealt in; None for a player sitting out."""
+    n = len(dealt_in)
+    order = [(dealer + 1 + k) % n for k in range(n) if dealt_in[(dealer + 1 + k) % n]]
+    hands = [[] if dealt_in[s] else None for s in range(n)]
+    top = 0
+    for _ in range(width):
+        for s in order:
+            hands[s].append(pack[top])
+            top += 1
+    return hands

@@ -19,7 +19,7 @@ import random
 import pytest
 
 from .table_examples import EXAMPLES, staked_in_rounds
-from .table_reference import KINDS, RefDeal, Refused, hand_key, make_table
+from .table_reference import KINDS, RefDeal, Refused, deal_hands, hand_key, make_table, seed_pack
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -216,7 +216,9 @@ def random_setup(rng: random.Random) -> dict:
     if rng.random() < 0.3:
         options["min_stake"] = rng.randint(1, 6)
     if rng.random() < 0.25:
-        options["max_stake"] = rng.randint(1, 20)
+        # TableRules refuses a max_stake below the (resolved) min_stake
+        least = options.get("min_stake") or (2 * options["ante"] if game == "teen_patti" and options["ante"] else 1)
+        options["max_stake"] = rng.randint(least, 20)
     r = rng.random()
     if r < 0.2:
         options["raise_limit"] = rng.randint(1, 6)
@@ -225,7 +227,9 @@ def random_setup(rng: random.Random) -> dict:
     if rng.random() < 0.2:
         options["pot_limit"] = True
     if rng.random() < 0.15:
-        options["pot_cap"] = rng.randint(5, 80)
+        # above the antes: a cap the antes alone reach is tested on its own
+        # (test_pot_cap_reached_by_the_antes_waits_for_a_stake)
+        options["pot_cap"] = n * options["ante"] + rng.randint(1, 60)
     if rng.random() < 0.2:
         options["blind_turns"] = rng.randint(0, 4)
     if rng.random() < 0.2:
@@ -243,10 +247,34 @@ def random_setup(rng: random.Random) -> dict:
         # at least two players dealt in
         while sum(s >= ante for s in stacks) < 2:
             stacks[rng.randrange(n)] = ante + rng.randint(0, 10)
-    pack = rng.sample(range(52), n * width)
-    hands = [sorted(pack[i * width:(i + 1) * width]) for i in range(n)]
+    dealer = rng.randrange(n)
+    seed = None
+    r = rng.random()
+    if r < 0.15:
+        hands = tie_prone_hands(rng, n, width)
+    elif r < 0.35:
+        # prial deals from the seed; the reference by the documented algorithm
+        seed = rng.getrandbits(64)
+        dealt_in = [stacks is None or stacks[i] >= options["ante"] for i in range(n)]
+        hands = deal_hands(seed_pack(seed), dealt_in, dealer, width)
+    else:
+        pack = rng.sample(range(52), n * width)
+        hands = [sorted(pack[i * width:(i + 1) * width]) for i in range(n)]
     return {"game": game, "options": options, "preset": preset, "players": [f"P{i}" for i in range(n)],
-            "dealer": rng.randrange(n), "stacks": stacks, "hands": hands}
+            "dealer": dealer, "stacks": stacks, "hands": hands, "seed": seed}
+
+
+def tie_prone_hands(rng: random.Random, n: int, width: int) -> list[list[int]]:
+    """Up to four players hold the same ranks in different suits (suits
+    rotate card by card, so no flush), so that shared pots and odd chips
+    happen; the others are dealt from the rest of the pack."""
+    ranks = rng.sample(range(13), width)
+    hands = [[r * 4 + (i + j) % 4 for j, r in enumerate(ranks)] for i in range(min(n, 4))]
+    rest = [c for c in range(52) if all(c not in h for h in hands)]
+    extra = rng.sample(rest, (n - len(hands)) * width)
+    hands += [extra[i * width:(i + 1) * width] for i in range(n - len(hands))]
+    rng.shuffle(hands)
+    return [sorted(h) for h in hands]
 
 
 def prial_table(setup: dict):
@@ -268,8 +296,12 @@ def start_both(setup: dict):
     stacks = setup["stacks"]
     hands = [None if stacks is not None and stacks[i] < setup["options"]["ante"] else h
              for i, h in enumerate(setup["hands"])]
-    deal = prial.Deal.start(prial_table(setup), setup["players"], cards=hands, dealer=setup["dealer"],
-                            stacks=stacks)
+    if setup["seed"] is not None:
+        deal = prial.Deal.start(prial_table(setup), setup["players"], seed=setup["seed"], dealer=setup["dealer"],
+                                stacks=stacks)
+    else:
+        deal = prial.Deal.start(prial_table(setup), setup["players"], cards=hands, dealer=setup["dealer"],
+                                stacks=stacks)
     ref = RefDeal(ref_table(setup), setup["players"], hands, setup["dealer"], stacks)
     return deal, ref
 
@@ -294,8 +326,9 @@ def ref_name(ref: RefDeal, seat):
     return None if seat is None else ref.players[seat]
 
 
-def differences(deal, ref: RefDeal) -> list[str]:
-    """Every observable on which prial and the reference disagree."""
+def differences(deal, ref: RefDeal, strict_discards: bool = False, viewers=None) -> list[str]:
+    """Every observable on which prial and the reference disagree; the
+    views of ``viewers`` (None: every player and a spectator)."""
     out = []
 
     def same(what, got, want):
@@ -308,9 +341,11 @@ def differences(deal, ref: RefDeal) -> list[str]:
     if not ref.over:
         same("stake", deal.stake, ref.stake)
     same("pots", [(p.amount, p.coverer) for p in deal.pots], [(a, ref_name(ref, c)) for a, c in ref.pots])
+    # once the deal is over, a seat's stack holds what it won (prial's Deal.stacks: "chips behind now")
+    won = ref.payouts if ref.over else [0] * ref.n
     same("seats", [(s.player, s.status, s.stack, s.put_in, s.blind_stakes) for s in deal.seats],
-         [(p, ref.status[i], None if ref.stacks is None else ref.stacks[i], ref.put_in[i], ref.blind_stakes[i])
-          for i, p in enumerate(ref.players)])
+         [(p, ref.status[i], None if ref.stacks is None else ref.stacks[i] + won[i], ref.put_in[i],
+           ref.blind_stakes[i]) for i, p in enumerate(ref.players)])
     result = deal.result
     if ref.over:
         if result is None:
@@ -324,8 +359,12 @@ def differences(deal, ref: RefDeal) -> list[str]:
             same("winners", set(result.winners or ()), paid or {ref.players[s] for s in ref.pot_winners[-1]})
     elif result is not None:
         out.append(f"result: prial {result!r} before the end")
-    for viewer in ref.players + [None]:
+    for viewer in ref.players + [None] if viewers is None else viewers:
         got = {p: frozenset(c) for p, c in deal.view(viewer).cards.items()}
+        if not strict_discards:
+            # another open player's discards are checked on their own (test_views_hide_other_players_discards)
+            got = {p: c - frozenset(ref.discarded[ref.seat_of(p)] or ()) if p != viewer else c
+                   for p, c in got.items()}
         same(f"view({viewer!r}).cards", got, ref.visible(viewer))
     return out
 
@@ -405,20 +444,17 @@ def repro(setup: dict, actions: list) -> str:
     return json.dumps({"setup": setup, "actions": actions})
 
 
-def play(seed: int, probe: bool = True, check_every_step: bool = True):
-    """One random deal played on both; returns (deal, ref, actions, setup, initial_total)."""
+def walk(seed: int):
+    """One random deal played on both, yielding (deal, ref, setup, actions,
+    rng) at every state, the last one over."""
     rng = random.Random(seed)
     setup = random_setup(rng)
     deal, ref = start_both(setup)
     actions: list = []
     while True:
-        if check_every_step or ref.over:
-            diffs = differences(deal, ref)
-            if probe:
-                diffs += refusal_differences(deal, ref, rng)
-            assert not diffs, f"seed {seed}: " + "; ".join(diffs) + "\nrepro: " + repro(setup, actions)
+        yield deal, ref, setup, actions, rng
         if ref.over:
-            return deal, ref, actions, setup
+            return
         kind, amount, discards = choose(rng, ref)
         actions.append((ref.players[ref.to_act], kind, amount, list(discards)))
         ref = ref.act(kind, amount, discards)
@@ -427,6 +463,19 @@ def play(seed: int, probe: bool = True, check_every_step: bool = True):
         except prial.IllegalActionError as exc:
             raise AssertionError(f"seed {seed}: prial refused {actions[-1]} ({exc.code}: {exc})\nrepro: "
                                  + repro(setup, actions)) from None
+
+
+def play(seed: int, probe: bool = True):
+    """One random deal compared state by state; returns (deal, ref, actions, setup)."""
+    for deal, ref, setup, actions, rng in walk(seed):
+        # every view at the end; on the way, one viewer a state (views are
+        # the dearest observable, and a leak persists to the end anyway)
+        viewers = None if ref.over else [rng.choice(ref.players + [None])]
+        diffs = differences(deal, ref, viewers=viewers)
+        if probe:
+            diffs += refusal_differences(deal, ref, rng)
+        assert not diffs, f"seed {seed}: " + "; ".join(diffs) + "\nrepro: " + repro(setup, actions)
+    return deal, ref, actions, setup
 
 
 NORMAL_DEALS = 20_000
