@@ -109,3 +109,46 @@ def test_showdown_errors_speak_of_the_game_not_of_python_arguments(capsys):
     assert main(["showdown", "3s 2h Ah", "Kd Kh 4c", "7s 7h Qc", "--seer", "1"]) == 2
     line = one_error_line(capsys)
     assert "without a seer, the showdown is an agreed one" in line and "=None" not in line
+
+
+def not_what_its_name_says(tmp_path, name: str) -> str:
+    """A file whose content is not the format its extension names."""
+    path = tmp_path / name
+    if name == "fake.parquet":
+        path.write_text("deal_id,player,cards\n1,a,As Ad Ah\n")
+    elif name == "binary.jsonl":
+        path.write_bytes(b"\x00\x01garbage\xff\n")
+    elif name == "empty.parquet":
+        path.write_bytes(b"")
+    else:
+        assert main(["sample", "--deals", "5", "-o", str(tmp_path / "real.parquet")]) == 0
+        path.write_bytes((tmp_path / "real.parquet").read_bytes()[:None if name == "parquet.csv" else 300])
+    return str(path)
+
+
+@pytest.mark.parametrize("name, says", [
+    ("fake.parquet", "as parquet: it is text, not a Parquet file; pass the format it is in"),
+    ("parquet.csv", "as csv: it is a Parquet file, not text; pass the format it is in"),
+    ("binary.jsonl", "as jsonl: it holds binary data, not text"),
+    ("empty.parquet", "as parquet: it is empty"),
+    ("cut.parquet", "as parquet: "),
+])
+@pytest.mark.parametrize("command", ["score", "audit"])
+def test_a_file_that_is_not_its_format_is_one_line_naming_both(tmp_path, capsys, name, says, command):
+    path = not_what_its_name_says(tmp_path, name)
+    capsys.readouterr()
+    argv = [command, path, "--progress", "none"] + (["-o", str(tmp_path / "out.csv")] if command == "score" else [])
+    assert main(argv) == 1
+    line = one_error_line(capsys)
+    assert line.startswith(f"prial: error: cannot read {path} {says}") and "a bug in prial" not in line
+
+
+@pytest.mark.parametrize("name", ["fake.parquet", "parquet.csv", "cut.parquet"])
+def test_from_python_a_file_not_its_format_raises_the_log_error(tmp_path, name):
+    import prial
+
+    path = not_what_its_name_says(tmp_path, name)
+    with pytest.raises(prial.ScoreError, match=f"^cannot read {path} as "):
+        prial.score_file(path, tmp_path / "out.csv")
+    with pytest.raises(prial.ScoreError, match=f"^cannot read {path} as "):
+        prial.audit_file(path)

@@ -7,6 +7,7 @@ the requested output format, part by part.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import sys
@@ -60,6 +61,24 @@ def _undecodable_rows_unsaid() -> Iterator[None]:
         sys.unraisablehook = previous
 
 
+def _content(path: str) -> str:
+    """What the file holds, from its first bytes: "Parquet" (its magic
+    number), "text" (UTF-8 without NUL bytes), "binary" or "empty"."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+    if not head:
+        return "empty"
+    if head.startswith(b"PAR1"):
+        return "Parquet"
+    if b"\0" in head:
+        return "binary"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end is no fault
+    except UnicodeDecodeError:
+        return "binary"
+    return "text"
+
+
 def _python_type(value: object) -> pa.DataType:
     if isinstance(value, bool):
         return pa.bool_()
@@ -90,8 +109,19 @@ class InputReader:
         if not os.path.exists(self.path):
             raise ScoreError(f"no such input file: {self.path}", status=1)
         self.size = os.path.getsize(self.path)
+        found = _content(self.path)
+        if found == "empty" or (found != "Parquet" if fmt == "parquet" else found in ("Parquet", "binary")):
+            what = {"Parquet": "is a Parquet file, not text", "binary": "holds binary data, not text",
+                    "empty": "is empty", "text": "is text, not a Parquet file"}[found]
+            if fmt == "parquet" and found == "binary":
+                what = "is not a Parquet file, or a damaged one"
+            raise ScoreError(f"cannot read {self.path} as {fmt}: it {what}"
+                             + ("; pass the format it is in" if found in ("Parquet", "text") else ""), status=1)
         if fmt == "parquet":
-            self._parquet = pq.ParquetFile(self.path)
+            try:
+                self._parquet = pq.ParquetFile(self.path)
+            except (pa.ArrowInvalid, OSError) as exc:  # damaged: Arrow says how
+                raise ScoreError(f"cannot read {self.path} as parquet: {exc}", status=1) from None
             self.total_rows = self._parquet.metadata.num_rows
             self.schema = self._parquet.schema_arrow
         elif fmt == "jsonl":
@@ -273,7 +303,7 @@ class InputReader:
             if held:
                 self._rows_given += held
                 yield pa.Table.from_batches(pending)
-        except pa.ArrowInvalid as exc:
+        except (pa.ArrowInvalid, OSError) as exc:  # a damaged file (Arrow's own words), or a failing disk
             raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
 
     def close(self) -> None:
