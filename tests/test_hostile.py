@@ -60,14 +60,14 @@ def test_malformed_requests_are_invalid_argument_logged_and_counted_and_leak_not
     # Memory kept, not memory that is reused: the server first settles, then
     # 10,000 more malformed calls must leave it where it was.  Settling is
     # the allocator, grpc's per-call caches and garbage in cycles: grpc.aio
-    # keeps an aborted call's AbortError on the call's state, the error's
-    # traceback holds the handler's frame, the frame the context and the
-    # context that state.  Only the cyclic garbage collector frees such a
-    # cycle, so RSS climbs to the most garbage ever left waiting for it
-    # (15-30 MB), which it reaches within 10,000 calls on CPython 3.10-3.12
-    # and 20,000 on 3.13, whose collector starts a pass after 2,000 new
-    # objects (700 before).  After that RSS stays flat however many calls
-    # come, where a leak would keep it growing.
+    # leaves a few objects of every call in reference cycles of its own,
+    # which only the cyclic garbage collector frees, so RSS climbs to the
+    # most garbage ever left waiting for it, which it reaches within 10,000
+    # calls on CPython 3.10-3.12 and 20,000 on 3.13, whose collector starts
+    # a pass after 2,000 new objects (700 before): about 5 MB on 3.11, where
+    # an aborted call's own frames, caught in such a cycle too before
+    # prial.service.calls.end, took it to 15-30 MB.  After that RSS stays
+    # flat however many calls come, where a leak would keep it growing.
     junk(20_000)
     before = rss_kib(server.proc.pid)
     junk(10_000)

@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 
-from .calls import Call
+from .calls import Call, end
 from .observability import Observer
 from .registration import HANDLER_KINDS, HEALTH_SERVICE_NAME
 
@@ -42,7 +42,7 @@ class BearerTokenAuth(grpc.aio.ServerInterceptor):
         async def deny(_requests: Any, context: grpc.aio.ServicerContext) -> None:
             # The request is never read: nothing of an unauthenticated call is parsed.
             self._observer.finish(Call(method, time.perf_counter(), code=grpc.StatusCode.UNAUTHENTICATED))
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
+            await end(context, grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
 
         make = HANDLER_KINDS[handler.request_streaming, handler.response_streaming]
         return make(deny, request_deserializer=handler.request_deserializer,

@@ -29,7 +29,7 @@ import traceback
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent import futures
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
@@ -149,7 +149,10 @@ def _bounded(message: str) -> str:
     return f"{message[:half]} [... {len(message) - 2 * half} characters cut ...] {message[-half:]}"
 
 
-async def _abort_invalid(context: grpc.aio.ServicerContext, exc: InvalidHandError, default_field: str) -> NoReturn:
+Refusal = tuple[grpc.StatusCode, str, tuple[tuple[str, str | bytes], ...]]  # code, message, trailing metadata
+
+
+def _invalid(exc: InvalidHandError, default_field: str) -> Refusal:
     field = _bounded(default_field if exc.field is None else exc.field)
     if exc.row is not None:
         field = f"{field}[{exc.row}]"
@@ -158,30 +161,52 @@ async def _abort_invalid(context: grpc.aio.ServicerContext, exc: InvalidHandErro
     detail.Pack(error_details_pb2.BadRequest(
         field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]))
     status = rpc_status.to_status(status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail]))
-    await context.abort(status.code, status.details, status.trailing_metadata)
-    raise AssertionError("abort returned")  # pragma: no cover - abort always raises
+    return status.code, status.details, status.trailing_metadata
 
 
-async def _abort_for(context: grpc.aio.ServicerContext, call: Call, exc: Exception, default_field: str) -> NoReturn:
-    """Sets ``call.code`` and aborts the call (raises)."""
+def _refusal(call: Call, exc: Exception, default_field: str) -> Refusal:
+    """The status ``exc`` ends the call with; sets ``call.code``.  It keeps
+    nothing of ``exc``: the exception's traceback holds the frames that
+    held the request."""
     if isinstance(exc, InvalidHandError):
-        call.code = grpc.StatusCode.INVALID_ARGUMENT
-        await _abort_invalid(context, exc, default_field)
-    if isinstance(exc, ResourceExhausted):
-        call.code = grpc.StatusCode.RESOURCE_EXHAUSTED
-        await context.abort(call.code, str(exc))
-    if isinstance(exc, IdleTimeout):
-        call.code = grpc.StatusCode.DEADLINE_EXCEEDED
-        await context.abort(call.code, str(exc))
-    # A bug, not the caller's fault: keep serving, say little.  The log gets
-    # the exception's type and traceback, not its message: that can quote
-    # the request (pybind11's "Invoked with: ..." repeats the cards), and
-    # card contents never go to the log.
-    log.error("internal error in %s: %s\n%s", call.method, type(exc).__name__,
-              "".join(traceback.format_tb(exc.__traceback__)).rstrip())
-    call.code = grpc.StatusCode.INTERNAL
-    await context.abort(call.code, f"internal error in {call.method}")
-    raise AssertionError("abort returned")  # pragma: no cover
+        refusal = _invalid(exc, default_field)
+    elif isinstance(exc, (ResourceExhausted, IdleTimeout)):
+        code = grpc.StatusCode.RESOURCE_EXHAUSTED if isinstance(exc, ResourceExhausted) \
+            else grpc.StatusCode.DEADLINE_EXCEEDED
+        refusal = code, str(exc), ()
+    else:
+        # A bug, not the caller's fault: keep serving, say little.  The log
+        # gets the exception's type and traceback, not its message: that
+        # can quote the request (pybind11's "Invoked with: ..." repeats the
+        # cards), and card contents never go to the log.
+        log.error("internal error in %s: %s\n%s", call.method, type(exc).__name__,
+                  "".join(traceback.format_tb(exc.__traceback__)).rstrip())
+        refusal = grpc.StatusCode.INTERNAL, f"internal error in {call.method}", ()
+    call.code = refusal[0]
+    return refusal
+
+
+async def end(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str,
+              metadata: tuple[tuple[str, str | bytes], ...] = ()) -> None:
+    """Ends the call with a status other than OK, and returns.
+
+    grpc.aio's ``abort`` sends the status, then raises an AbortError it also
+    keeps on the call's state.  Raised on through the handler, the error's
+    traceback would hold the handler's frames, which hold the call's
+    context, which holds that state: a reference cycle, and with it the
+    request's bytes and decoded message, freed only by the cyclic garbage
+    collector, which a client sending a few big requests never sets off
+    (twenty refused 20 MB requests kept 1.3 GB).  Raised inside an ``except``
+    block, the error would chain the handler's exception too, and its
+    frames.  So the error stops here, its traceback and chain dropped, and
+    the handler returns: grpc.aio raises the error it kept once the handler
+    has returned (a suppressed abort still ends the call), from its own
+    frames, which hold nothing of ours.
+    """
+    try:
+        await context.abort(code, message, metadata)
+    except grpc.aio.AbortError as aborted:
+        aborted.__traceback__ = aborted.__context__ = None
 
 
 class IdleTimeout(Exception):
@@ -207,6 +232,20 @@ async def _next_message(requests: AsyncIterator[bytes], idle_seconds: float, wha
         return None
     except asyncio.TimeoutError:
         raise IdleTimeout(f"no {what} within {idle_seconds:g} s") from None
+
+
+async def _let_go(requests: AsyncIterator[bytes]) -> None:
+    """Closes the call's reader of request messages.
+
+    grpc.aio's reader is an async generator that, suspended between two
+    messages, keeps the last one it gave; it and the object that owns it
+    refer to each other, a cycle only the cyclic garbage collector frees.
+    Closed, it lets go of the message at once (a finished call's request
+    was kept until a collection otherwise, whatever its outcome).
+    """
+    close = getattr(requests.__aiter__(), "aclose", None)
+    if close is not None:
+        await close()
 
 
 def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -273,27 +312,31 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                 call = Call(method, time.perf_counter(), admission=self.runtime.admission)
                 admitted = cancelled = False
                 try:
-                    index = 0
-                    # One request read, answered, then the next: in order,
-                    # and the transport's flow control holds back a client
-                    # that sends faster.
-                    while (data := await _next_message(requests, self.runtime.idle_seconds,
-                                                       f"batch after batch {index - 1}" if index else
-                                                       "request message")) is not None:
-                        if not admitted:
-                            self.runtime.admission.start_call(method)
-                            admitted = True
-                        response = await run(self, data, call, index)
-                        index += 1
-                        yield response
-                    cancelled = context.cancelled()
-                except (asyncio.CancelledError, GeneratorExit):  # GeneratorExit: the client went away mid-stream
-                    cancelled = True
-                    raise
-                except Exception as exc:  # noqa: BLE001 - every error becomes a status
-                    await _abort_for(context, call, exc, default_field)
+                    try:
+                        index = 0
+                        # One request read, answered, then the next: in order,
+                        # and the transport's flow control holds back a client
+                        # that sends faster.
+                        while (data := await _next_message(requests, self.runtime.idle_seconds,
+                                                           f"batch after batch {index - 1}" if index else
+                                                           "request message")) is not None:
+                            if not admitted:
+                                self.runtime.admission.start_call(method)
+                                admitted = True
+                            response = await run(self, data, call, index)
+                            index += 1
+                            yield response
+                        cancelled = context.cancelled()
+                        return
+                    except (asyncio.CancelledError, GeneratorExit):  # GeneratorExit: the client went away mid-stream
+                        cancelled = True
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - every error becomes a status
+                        refusal = _refusal(call, exc, default_field)
+                    await end(context, *refusal)  # outside the except block: see end
                 finally:
                     finish(self, call, admitted, cancelled)
+                    await _let_go(requests)
 
             return streaming
 
@@ -302,21 +345,25 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
             call = Call(method, time.perf_counter(), admission=self.runtime.admission)
             admitted = cancelled = False
             try:
-                data = await _next_message(requests, self.runtime.idle_seconds, "request message")
-                if data is None:
-                    raise InvalidHandError("the call ended without a request message", field="")
-                self.runtime.admission.start_call(method)
-                admitted = True
-                response = await run(self, data, call)
-                cancelled = context.cancelled()  # while it ran: the answer goes nowhere
-                return response
-            except asyncio.CancelledError:
-                cancelled = True
-                raise
-            except Exception as exc:  # noqa: BLE001 - every error becomes a status
-                await _abort_for(context, call, exc, default_field)
+                try:
+                    data = await _next_message(requests, self.runtime.idle_seconds, "request message")
+                    if data is None:
+                        raise InvalidHandError("the call ended without a request message", field="")
+                    self.runtime.admission.start_call(method)
+                    admitted = True
+                    response = await run(self, data, call)
+                    cancelled = context.cancelled()  # while it ran: the answer goes nowhere
+                    return response
+                except asyncio.CancelledError:
+                    cancelled = True
+                    raise
+                except Exception as exc:  # noqa: BLE001 - every error becomes a status
+                    refusal = _refusal(call, exc, default_field)
+                await end(context, *refusal)  # outside the except block: see end
+                return None
             finally:
                 finish(self, call, admitted, cancelled)
+                await _let_go(requests)
 
         return unary
 
