@@ -359,3 +359,56 @@ def test_cli_bad_bias_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
     assert status == 2 and message in err
     assert err.count("\n") == 1 and err.startswith("prial: error: ") and "Traceback" not in err
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_cli_refuses_to_replace_a_file_without_overwrite(tmp_path, capsys):
+    log = tmp_path / "scored.csv"
+    log.write_text("a scored output, not to be lost\n")
+    assert main(["sample", "--deals", "5", "-o", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"prial: error: the log {log} exists: --overwrite replaces it\n"
+    assert log.read_text() == "a scored output, not to be lost\n"
+    assert main(["sample", "--deals", "5", "-o", str(log), "--overwrite"]) == 0
+    assert log.read_text().startswith('"deal_id","player","cards"')
+    with pytest.raises(prial.ScoreError, match="exists: --overwrite replaces it"):
+        prial.write_sample_log(log, 5)
+    assert prial.write_sample_log(log, 5, overwrite=True) == 20
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, OSError])
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_a_failed_or_interrupted_write_leaves_no_temporary_file(tmp_path, monkeypatch, failure, fmt):
+    from prial.score import sample
+
+    real, calls = sample.sample_deals, []
+
+    def failing(deals, **kwargs):
+        calls.append(deals)
+        if len(calls) == 4:  # the schema, two row groups written, then the failure
+            raise failure("No space left on device")
+        return real(deals, **kwargs)
+
+    monkeypatch.setattr(sample, "sample_deals", failing)
+    log = tmp_path / f"log.{fmt}"
+    with pytest.raises(failure):
+        prial.write_sample_log(log, 100, deals_per_row_group=10)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_leaves_no_temporary_file(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    log = tmp_path / "big.csv"
+    job = subprocess.Popen([sys.executable, "-m", "prial", "sample", "--deals", "20000000", "-o", str(log)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "big.csv.tmp").exists() and time.monotonic() < deadline and job.poll() is None:
+        time.sleep(0.05)
+    assert job.poll() is None, "the sample was written before it could be stopped"
+    job.send_signal(signal.SIGTERM)
+    _out, err = job.communicate(timeout=60)
+    assert job.returncode == 143 and err == f"prial: terminated: {log} was not written\n"
+    assert list(tmp_path.iterdir()) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -60,15 +61,34 @@ def interrupted_state(args: argparse.Namespace) -> str:
             f"{shlex.join(['prial', *argv, '--resume'])}")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, met as Ctrl-C is: what was being written is removed."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def cmd_sample(args: argparse.Namespace) -> int:
     from ..score import ScoreError, write_sample_log
 
     try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread: SIGTERM stays as it was
+        previous = None
+    try:
         rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format,
-                                dealers=args.dealers, bias=args.bias or ())
+                                dealers=args.dealers, bias=args.bias or (), overwrite=args.overwrite)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
+    except KeyboardInterrupt as exc:
+        print(f"prial: {'terminated' if isinstance(exc, Terminated) else 'interrupted'}: {args.output} was not "
+              "written", file=sys.stderr)
+        return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     print(f"{args.output}: {args.deals:,} deals, {rows:,} rows")
     return 0
 
@@ -153,4 +173,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "aces:seat=0:rate=0.3; may be given several times, applied in order")
     sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
     sample.add_argument("-o", "--output", required=True, metavar="FILE", help="the log to write")
+    sample.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     sample.set_defaults(func=cmd_sample)

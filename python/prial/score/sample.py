@@ -13,6 +13,7 @@ Arrow string buffer): ten million rows take seconds.
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import os
 import re
@@ -27,6 +28,7 @@ from ..errors import InvalidHandError
 from .formats import detect_format
 from .io import write_tables
 from .targets import check_directory
+from .types import ScoreError
 
 # Deals generated (and written, as one Parquet row group) at a time, so any
 # size streams in bounded memory; row groups end at deal boundaries, as the
@@ -226,20 +228,26 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
 
 def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0, players: int = 4,
                      format: str | None = None, deals_per_row_group: int = DEALS_PER_GROUP, dealers: int = 0,
-                     bias: Sequence[Bias] = ()) -> int:
+                     bias: Sequence[Bias] = (), overwrite: bool = False) -> int:
     """Writes a sample log of ``deals`` deals to ``path`` as Parquet, CSV or
     JSON Lines (``format``, else from the extension); returns the rows
     written.  ``dealers`` and ``bias`` are those of ``sample_deals``; a
     deal's dealer is counted from its ``deal_id`` over the whole log.  Deals
     are made ``deals_per_row_group`` at a time (in Parquet, one row group
     each: a partition for the Dask engine).  The same arguments always give
-    the same log."""
+    the same log.  An existing file is replaced only with ``overwrite``
+    (ScoreError otherwise); the log is written under ``PATH.tmp``, renamed
+    when complete, and removed if the writing fails or is interrupted."""
     _count(deals, "deals", 1)
     _count(seed, "seed", 0)
     _count(deals_per_row_group, "deals_per_row_group", 1)
     path = str(path)
     fmt = detect_format(path, format)
     check_directory(path, "log")
+    if os.path.isdir(path):
+        raise ScoreError(f"the log {path} is a directory; name the log's file", status=1)
+    if os.path.lexists(path) and not overwrite:
+        raise ScoreError(f"the log {path} exists: --overwrite replaces it", status=1)
     schema = sample_deals(0, players=players, dealers=dealers, bias=bias).schema  # checks them before any writing
 
     def groups():
@@ -251,11 +259,16 @@ def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0,
                                bias=bias)
 
     tmp = path + ".tmp"
-    if fmt == "parquet":
-        with pq.ParquetWriter(tmp, schema) as writer:
-            for table in groups():
-                writer.write_table(table, row_group_size=table.num_rows or 1)
-    else:
-        write_tables(tmp, fmt, schema, groups())
-    os.replace(tmp, path)
+    try:
+        if fmt == "parquet":
+            with pq.ParquetWriter(tmp, schema) as writer:
+                for table in groups():
+                    writer.write_table(table, row_group_size=table.num_rows or 1)
+        else:
+            write_tables(tmp, fmt, schema, groups())
+        os.replace(tmp, path)
+    except BaseException:  # Ctrl-C, a full disk: no half-written log is left behind
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(tmp)
+        raise
     return deals * players
