@@ -247,6 +247,23 @@ class TableDeal {
   DealState state_;
 };
 
+// A C-contiguous array of T with `dims` dimensions, checked against the
+// shape the other arguments give (-1: any), else InvalidHand naming it.
+template <class T>
+py::array_t<T, py::array::c_style | py::array::forcecast> batch_array(const py::object& value, const char* name,
+                                                                      std::initializer_list<py::ssize_t> shape) {
+  auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(value);
+  if (!array) throw InvalidHand(std::string(name) + " must be an array of integers", -1, name);
+  bool ok = array.ndim() == static_cast<py::ssize_t>(shape.size());
+  py::ssize_t k = 0;
+  for (py::ssize_t want : shape) {
+    if (ok && want >= 0 && array.shape(k) != want) ok = false;
+    ++k;
+  }
+  if (!ok) throw InvalidHand(std::string(name) + " has the wrong shape for this batch", -1, name);
+  return array;
+}
+
 }  // namespace
 
 void register_table(py::module_& m) {
@@ -333,6 +350,67 @@ void register_table(py::module_& m) {
       "table_self_play(table, thresholds, deals, seed, stack)\n--\n\n"
       "Deals played natively, a policy per seat (a threshold 0..1, or below 0 for the random policy): "
       "(nets int64 (deals, players), actions uint32 (deals,)).");
+
+  m.def(
+      "table_replay",
+      [](const TableHandle& handle, const py::object& players, const py::object& dealers, const py::object& cards,
+         const py::object& stacks, const py::object& offsets, const py::object& actors, const py::object& kinds,
+         const py::object& amounts, const py::object& discards, const py::object& threads) {
+        const Table& table = *handle.table;
+        auto p = batch_array<std::uint8_t>(players, "players", {-1});
+        const py::ssize_t deals = p.shape(0);
+        auto dl = batch_array<std::uint8_t>(dealers, "dealers", {deals});
+        auto c = batch_array<std::uint8_t>(cards, "cards", {deals, -1, table.config.cards});
+        const py::ssize_t seats = c.shape(1);
+        std::optional<py::array_t<Chips, py::array::c_style | py::array::forcecast>> st;
+        if (!stacks.is_none()) st = batch_array<Chips>(stacks, "stacks", {deals, seats});
+        auto off = batch_array<std::int64_t>(offsets, "offsets", {deals + 1});
+        auto who = batch_array<std::uint8_t>(actors, "actors", {-1});
+        const py::ssize_t actions = who.shape(0);
+        auto kind = batch_array<std::uint8_t>(kinds, "kinds", {actions});
+        auto amount = batch_array<Chips>(amounts, "amounts", {actions});
+        auto disc = batch_array<std::uint8_t>(discards, "discards", {actions, 2});
+        const std::int64_t* o = off.data();
+        if (deals >= 0 && (o[0] != 0 || o[deals] != actions))
+          throw InvalidHand("offsets must start at 0 and end at the number of actions", -1, "offsets");
+        for (py::ssize_t d = 0; d < deals; ++d)
+          if (o[d + 1] < o[d]) throw InvalidHand("offsets must not decrease (deal " + std::to_string(d) + ")",
+                                                 static_cast<int>(d), "offsets");
+        const std::size_t n = static_cast<std::size_t>(deals), width = static_cast<std::size_t>(seats);
+        py::array_t<std::uint8_t> status(n), code(n), ending(n);
+        py::array_t<std::int64_t> first_bad(n);
+        py::array_t<Chips> payouts({n, width}), put_in({n, width}), pots({n, static_cast<std::size_t>(kMaxPots)});
+        py::array_t<std::uint32_t> winners({n, static_cast<std::size_t>(kMaxPots)});
+        ReplayInput in{n, width, p.data(), dl.data(), c.data(), st ? st->data() : nullptr, o, who.data(),
+                       kind.data(), amount.data(), disc.data()};
+        ReplayOutput out{status.mutable_data(), first_bad.mutable_data(), code.mutable_data(), ending.mutable_data(),
+                         payouts.mutable_data(), put_in.mutable_data(), winners.mutable_data(), pots.mutable_data()};
+        const int thread_count_ = thread_count(threads);
+        std::uint64_t applied = 0;
+        {
+          // Plain C++ on arrays this call holds: nothing Python is touched.
+          py::gil_scoped_release release;
+          applied = replay(table, in, out, thread_count_);
+        }
+        py::dict result;
+        result["status"] = status;
+        result["first_bad"] = first_bad;
+        result["code"] = code;
+        result["ending"] = ending;
+        result["payouts"] = payouts;
+        result["put_in"] = put_in;
+        result["pot_winners"] = winners;
+        result["pots"] = pots;
+        result["applied"] = applied;
+        return result;
+      },
+      py::arg("table"), py::arg("players"), py::arg("dealers"), py::arg("cards"), py::arg("stacks"),
+      py::arg("offsets"), py::arg("actors"), py::arg("kinds"), py::arg("amounts"), py::arg("discards"),
+      py::arg("threads") = py::none(),
+      "table_replay(table, players, dealers, cards, stacks, offsets, actors, kinds, amounts, discards, threads=None)"
+      "\n--\n\n"
+      "Replays many deals from arrays; a dict of arrays per deal (status, first_bad, code, ending, payouts, put_in, "
+      "pot_winners, pots) and the actions applied.");
 
   py::class_<TableDeal>(m, "TableDeal", "One deal at a betting table: an immutable native state.")
       .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),

@@ -255,6 +255,20 @@ def table_self_play(
     table: Table, thresholds: Sequence[float], deals: int, seed: int, stack: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]]: ...
 
+def table_replay(
+    table: Table,
+    players: Any,
+    dealers: Any,
+    cards: Any,
+    stacks: Any,
+    offsets: Any,
+    actors: Any,
+    kinds: Any,
+    amounts: Any,
+    discards: Any,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
+
 class Table:
     def __init__(
         self,

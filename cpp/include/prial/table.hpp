@@ -277,3 +277,48 @@ std::uint64_t self_play(const Table& table, int players, const SeatPolicy* polic
                         std::uint64_t seed, Chips stack, Chips* nets, std::uint32_t* actions);
 
 }  // namespace prial::table
+
+namespace prial::table {
+
+// Many deals replayed from their actions (arrays, one row per deal; the
+// actions of deal d are rows offsets[d] .. offsets[d+1] of the action
+// arrays).  Each deal starts as start() would, then takes its actions in
+// order until one is refused (its index and code are reported and the
+// replay of that deal stops) or they run out.
+struct ReplayInput {
+  std::size_t deals = 0;
+  std::size_t seats = 0;                  // columns of cards and stacks (>= any deal's players)
+  const std::uint8_t* players = nullptr;  // (deals)
+  const std::uint8_t* dealers = nullptr;  // (deals)
+  const Card* cards = nullptr;            // (deals, seats, table cards); kUnknownCard: unknown
+  const Chips* stacks = nullptr;          // (deals, seats), or nullptr: no stacks
+  const std::int64_t* offsets = nullptr;  // (deals + 1)
+  const std::uint8_t* actors = nullptr;   // (actions) seat; kNobody or beyond: unknown player
+  const std::uint8_t* kinds = nullptr;    // (actions) Kind; kKinds or beyond: unknown action
+  const Chips* amounts = nullptr;         // (actions) kNoAmount: none
+  const Card* discards = nullptr;         // (actions, 2) kUnknownCard: none
+};
+
+enum class ReplayStatus : std::uint8_t {
+  Unfinished,  // the actions ran out before the end of the deal
+  Over,        // ended with a known result
+  Unknown,     // ended, but its result depends on unknown cards
+  Illegal,     // an action was refused: replay stopped there
+  BadSetup,    // the deal could not start (a card twice, too few players ...)
+};
+
+struct ReplayOutput {
+  std::uint8_t* status = nullptr;      // (deals) ReplayStatus
+  std::int64_t* first_bad = nullptr;   // (deals) the refused action's index in its deal, else -1
+  std::uint8_t* code = nullptr;        // (deals) its Code, else Ok
+  std::uint8_t* ending = nullptr;      // (deals) Ending
+  Chips* payouts = nullptr;            // (deals, seats) chips received
+  Chips* put_in = nullptr;             // (deals, seats) chips put in, antes included
+  std::uint32_t* pot_winners = nullptr;  // (deals, kMaxPots) seats (bits) taking each pot, oldest first
+  Chips* pots = nullptr;               // (deals, kMaxPots) each pot's chips, oldest first (0 past the last)
+};
+
+// Replays every deal (threads <= 0: all cores); returns the actions applied.
+std::uint64_t replay(const Table& table, const ReplayInput& in, const ReplayOutput& out, int threads);
+
+}  // namespace prial::table
