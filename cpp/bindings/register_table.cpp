@@ -3,6 +3,7 @@
 // wraps.  A deal's moves and events are kept in one append-only log that
 // every later deal of the same line of play shares, so acting copies the
 // state (a few hundred bytes) and never the history.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -209,6 +210,19 @@ class TableDeal {
     const PlayerState& p = state_.seat[checked_seat(seat)];
     if (!p.known) return py::none();
     return card_list(p.cards.data(), table_->config.cards);
+  }
+  // The cards a seat's hand shows: its kept three once it has discarded
+  // (the discards stay face down), else all its cards; None when unknown.
+  py::object shown_cards(int seat) const {
+    const PlayerState& p = state_.seat[checked_seat(seat)];
+    if (!p.known) return py::none();
+    std::array<Card, 5> kept{};
+    std::size_t n = 0;
+    for (int k = 0; k < table_->config.cards; ++k)
+      if (std::find(p.discards.begin(), p.discards.begin() + p.ndiscards, p.cards[k]) ==
+          p.discards.begin() + p.ndiscards)
+        kept[n++] = p.cards[k];
+    return card_list(kept.data(), n);
   }
   py::list discards(int seat) const {
     const PlayerState& p = state_.seat[checked_seat(seat)];
@@ -433,6 +447,8 @@ void register_table(py::module_& m) {
       .def("events", &TableDeal::events,
            "events(self)\n--\n\n(kind, seat or -1, amount, pot, seats shown to) per event.")
       .def("cards", &TableDeal::cards, py::arg("seat"), "cards(self, seat)\n--\n\nA seat's cards; None when unknown.")
+      .def("shown_cards", &TableDeal::shown_cards, py::arg("seat"),
+           "shown_cards(self, seat)\n--\n\nThe cards a seat's hand shows (its kept three once it has discarded).")
       .def("discards", &TableDeal::discards, py::arg("seat"), "discards(self, seat)\n--\n\nThe cards a seat discarded.")
       .def("seen_by", &TableDeal::seen_by, py::arg("seat"),
            "seen_by(self, seat)\n--\n\nThe seats a seat's hand has been shown to, as bits.")

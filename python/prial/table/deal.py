@@ -145,6 +145,17 @@ class Deal:
             return None
         return tuple(row[1] for row in self._native.seats())
 
+    @property
+    def hands(self) -> dict[str, tuple[int, ...]]:
+        """Every known hand by player, all the cards dealt: the whole deal's
+        knowledge, for whoever runs the table (a player's is ``view``)."""
+        hands = {}
+        for i, name in enumerate(self.players):
+            hand = self._native.cards(i)
+            if hand is not None:
+                hands[name] = tuple(hand)
+        return hands
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Every action the player to act may take (none once over)."""
         legal = self._legal
@@ -203,7 +214,7 @@ class Deal:
         for kind, seat, amount, pot, to in self._native.events():
             player = names[seat] if seat >= 0 else None
             if kind == "show":
-                cards = tuple(self._native.cards(seat))
+                cards = tuple(self._native.shown_cards(seat) or ())
                 shown = None if to == everyone else tuple(n for i, n in enumerate(names) if to >> i & 1)
                 out.append(Event(kind, player, 0, 0, cards, shown))
             elif kind == "sideshow":
@@ -258,7 +269,7 @@ class Deal:
         for i, name in enumerate(names):
             seen_by = self._native.seen_by(i)
             if (seen_by == everyone) if seat < 0 else (seen_by >> seat & 1):
-                hand = self._native.cards(i)
+                hand = self._native.shown_cards(i)
                 if hand is not None:
                     cards[name] = tuple(hand)
         history = tuple(a if a.kind != "discard" or a.player == player else a._replace(discards=())
