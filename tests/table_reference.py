@@ -143,6 +143,7 @@ class RefDeal:
         self.pot_winners = None          # per pot, oldest first: list of seats
         self.payouts = None              # per seat
         self.to_act = None
+        self._legal = None               # legal_actions, once asked
 
         for seat in range(n):
             if self.stacks is not None and self.stacks[seat] < table.ante:
@@ -166,6 +167,7 @@ class RefDeal:
         d.pots = [list(p) for p in self.pots]
         d.staked, d.agreed = set(self.staked), set(self.agreed)
         d.shown = [set(v) for v in self.shown]
+        d._legal = None
         return d
 
     @property
@@ -253,6 +255,11 @@ class RefDeal:
 
     def legal_actions(self) -> list[tuple]:
         """(kind, least, most, amount) for every kind the player to act may take."""
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return list(self._legal)
+
+    def _legal_actions(self) -> list[tuple]:
         if self.over:
             return []
         seat = self.to_act
@@ -314,7 +321,7 @@ class RefDeal:
         if kind in ("stake", "see", "cover", "agree_showdown", "sideshow") and self.blind_capped(seat):
             return "blind_turns_over"
         t = self.table
-        n_in = len(self.players_in())
+        n_in = len(self.players_in()) if kind in ("sideshow", "see", "agree_showdown") else 0
         if kind == "look":
             return "already_open" if not self.blind(seat) else None
         if kind == "discard":
