@@ -122,6 +122,19 @@ def test_bad_paytable_options(changes, message):
         dataclasses.replace(prial.CASINO_BRAG_PAYTABLE, **changes)
 
 
+
+@pytest.mark.parametrize("field", ["ante_bonus", "pair_bonus"])
+def test_a_category_paid_twice_is_refused(field):
+    twice = ((Category.PAIR, 1), (Category.RUN, 6), (Category.PAIR, 9))
+    message = f"{field} lists PAIR twice (pays 1 and 9); a category has one pay"
+    with pytest.raises(InvalidHandError, match=re.escape(message)):
+        prial.Paytable("twice", **{"ante_bonus": (), "pair_bonus": (), field: twice})
+    with pytest.raises(InvalidHandError, match=re.escape(message)):
+        dataclasses.replace(prial.CASINO_BRAG_PAYTABLE, **{field: twice})
+    # One category as itself and as its number is still one category.
+    with pytest.raises(InvalidHandError, match=f"{field} lists PAIR twice"):
+        prial.Paytable("twice", **{"ante_bonus": (), "pair_bonus": (), field: ((Category.PAIR, 1), (1, 9))})
+
 def test_play_multiple_configurable():
     double = prial.Paytable.make("double", {Category.PRIAL: 5}, {Category.PAIR: 1}, play_multiple=2)
     r = prial.settle_casino("Ks 9h 4d", "Qc 3d 2h", 10, 20, paytable=double)

@@ -221,3 +221,20 @@ def test_equity_bad_hand(grpc_client):
         grpc_client.equity("Qs Qd")
     assert info.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert info.value.field_violations[0].field == "hand"
+
+
+@pytest.mark.parametrize("field", ["ante_bonus", "pair_bonus"])
+def test_a_category_paid_twice_is_invalid_argument_naming_the_entry(grpc_server, field):
+    from prial.v1 import prial_pb2_grpc as pb_grpc
+
+    lines = [pb.CategoryPays(category=pb.PAIR, pays=1), pb.CategoryPays(category=pb.RUN, pays=6),
+             pb.CategoryPays(category=pb.PAIR, pays=9)]
+    request = pb.SettleCasinoRequest(player=pb.Cards(text="Qs Qh 4d"), dealer=pb.Cards(text="2c 2d 5h"), ante=1,
+                                     pair_bonus=1, paytable=pb.Paytable(name="twice", **{field: lines}))
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        with pytest.raises(grpc.RpcError) as info:
+            pb_grpc.PrialStub(channel).SettleCasino(request, timeout=10)
+    error = PrialRpcError.from_rpc_error(info.value)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "PAIR is listed twice (pays 1 and 9)" in error.message
+    assert [v.field for v in error.field_violations] == [f"paytable.{field}[2]"]

@@ -61,8 +61,15 @@ class Paytable:
                 raise InvalidShowdownError(f"{what} must be an integer >= 0, got {value!r}")
 
         for what, lines in (("ante_bonus", self.ante_bonus), ("pair_bonus", self.pair_bonus)):
+            paid: dict[object, int] = {}
             for category, value in lines:
                 pays(value, f"{what} pays for {category!r}")
+                # Two pays for one category leave which one applies to chance.
+                if category in paid:
+                    name = Category(category).name if category in Category._value2member_map_ else repr(category)
+                    raise InvalidShowdownError(f"{what} lists {name} twice (pays {paid[category]} and {value}); "
+                                               f"a category has one pay")
+                paid[category] = value
         for what in ("ante_mini_royal", "pair_mini_royal"):
             if getattr(self, what) is not None:
                 pays(getattr(self, what), what)

@@ -95,7 +95,15 @@ def paytable_from_proto(msg: pb.SettleCasinoRequest) -> Paytable | str:
     if form == "paytable":
         table = msg.paytable
         def pays(entries: Any, field: str) -> dict[Category, int]:
-            return {_category(e.category, f"paytable.{field}"): e.pays for e in entries}
+            lines: dict[Category, int] = {}
+            for row, entry in enumerate(entries):
+                category = _category(entry.category, f"paytable.{field}")
+                if category in lines:  # a dict would keep the last silently
+                    raise InvalidHandError(f"paytable.{field}[{row}]: {category.name} is listed twice (pays "
+                                           f"{lines[category]} and {entry.pays}); a category has one pay",
+                                           field=f"paytable.{field}", row=row)
+                lines[category] = entry.pays
+            return lines
 
         return Paytable.make(
             table.name, pays(table.ante_bonus, "ante_bonus"), pays(table.pair_bonus, "pair_bonus"),
