@@ -716,3 +716,73 @@ def test_pot_cap_reached_by_the_antes_waits_for_a_stake():
     assert not folded.over and folded.to_act == "B"
     staked = deal.act("look").act("stake", 4)
     assert staked.over and staked.result.ending == "pot_cap" and staked.result.winners == ("A",)
+
+
+@needs_table
+def test_table_rules_resolve_the_games_defaults_as_the_reference_does():
+    rng = random.Random(3)
+    for _ in range(300):
+        setup = random_setup(rng)
+        table, ref = prial_table(setup), ref_table(setup)
+        assert (table.game, table.rules.preset, table.rules.ace_two_three, table.rules.top_prial, table.cards,
+                table.discards, table.ante, table.min_stake, table.max_stake, table.raise_limit, table.pot_limit,
+                table.pot_cap, table.blind_turns, table.see_cost, table.sideshow, table.agreed_showdown,
+                table.cover) == \
+            (ref.game, ref.preset, ref.ace_two_three, ref.top_prial, ref.cards, ref.discards, ref.ante,
+             ref.min_stake, ref.max_stake, ref.raise_limit, ref.pot_limit, ref.pot_cap, ref.blind_turns,
+             ref.see_cost, ref.sideshow, ref.agreed_showdown, ref.cover), setup
+        assert table == prial_table(setup) and hash(table) == hash(prial_table(setup))
+        with pytest.raises(AttributeError):
+            table.ante = 5
+
+
+@needs_table
+def test_chips_never_wrap_around():
+    """Without stacks nothing bounds the stakes but the amounts a deal can
+    hold: every accepted stake must leave the pot equal to what went in,
+    and one the deal cannot hold must be refused with a prial error."""
+    deal = prial.Deal.start(prial.TableRules(), ["A", "B"], cards=["As Kd 7h", "2c 3c 4c"]).act("look")
+    for _ in range(1100):
+        if deal.seats[deal.players.index(deal.to_act)].status == "blind":
+            deal = deal.act("look")
+        amount = legal_map_of(deal)["stake"].most or 2**53
+        try:
+            deal = deal.act("stake", amount)
+        except prial.Error:
+            break
+        pot = deal.pots[-1].amount
+        assert pot > 0 and pot == sum(s.put_in for s in deal.seats), (len(deal.history), pot)
+
+
+def legal_map_of(deal) -> dict:
+    return {a.kind: a for a in deal.legal_actions()}
+
+
+@needs_table
+def test_an_amount_too_large_for_the_engine_is_a_prial_error():
+    deal = prial.Deal.start(prial.TableRules(), ["A", "B"], cards=["As Kd 7h", "2c 3c 4c"])
+    with pytest.raises(prial.Error):
+        deal.act("stake", 2**70)
+
+
+@needs_table
+def test_unknown_hands_end_the_deal_with_unknown_winners_only_where_they_decide():
+    table = prial.TableRules(game="teen_patti", sideshow=True)
+    unknown = [None, None, None]
+    deal = prial.Deal.start(prial.TableRules(), ["A", "B"], cards=[None, None]).act("stake", 1)
+    seen = deal.act("see")
+    assert seen.over and not seen.result.known and seen.result.winners is None and seen.result.payouts is None
+    folded = deal.act("fold")
+    assert folded.over and folded.result.known and folded.result.payouts == {"A": 0, "B": 3}
+    # a sideshow between unknown hands cannot say who folds: the deal ends there
+    asked = prial.Deal.start(table, ["A", "B", "C"], cards=unknown).act("look").act("stake", 2) \
+        .act("look").act("sideshow", 2)
+    accepted = asked.act("accept")
+    assert accepted.over and not accepted.result.known
+    declined = asked.act("decline")
+    assert not declined.over and declined.to_act == "A"
+    # an agreed showdown needs the hands; one known hand is not enough
+    deal = prial.Deal.start(prial.TableRules(), ["A", "B", "C"], cards=["As Ad Ac", None, None])
+    while not deal.over:
+        deal = deal.act("agree_showdown")
+    assert not deal.result.known
