@@ -271,16 +271,17 @@ void put_in(DealState& s, int i, Chips amount) noexcept {
   s.pots[s.npots - 1].amount += amount;
 }
 
-// After a turn has ended: the betting ends if one player is left in, every
-// player in has agreed to show, or the pots reached the cap; otherwise the
-// turn passes clockwise from `from`.
-void next_turn(const Table& t, DealState& s, int from, Events* events) {
+// After a turn has ended: the betting ends if one player is left in, the
+// turn put chips in (`chips_in`: a stake or a cover) and the pots reached
+// the cap, or every player in has agreed to show; otherwise the turn passes
+// clockwise from `from`.
+void next_turn(const Table& t, DealState& s, int from, Events* events, bool chips_in = false) {
   const int in = s.players_in();
   if (in <= 1) {
     settle(t, s, Ending::FoldedOut, events);
     return;
   }
-  if (t.config.pot_cap != kNoLimit && s.pot_total() >= t.config.pot_cap) {
+  if (chips_in && t.config.pot_cap != kNoLimit && s.pot_total() >= t.config.pot_cap) {
     settle(t, s, Ending::PotCap, events);
     return;
   }
@@ -331,7 +332,7 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
       return Code::Ok;
     case Kind::Stake:
       stake(s, i, m.amount, events);
-      next_turn(t, s, i, events);
+      next_turn(t, s, i, events, true);
       return Code::Ok;
     case Kind::Sideshow: {
       stake(s, i, m.amount, events);
@@ -383,7 +384,7 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
       s.pots[s.npots - 1].coverer = static_cast<std::uint8_t>(i);
       s.pots[s.npots] = Pot{};
       ++s.npots;
-      next_turn(t, s, i, events);
+      next_turn(t, s, i, events, true);
       return Code::Ok;
     }
     case Kind::AgreeShowdown:

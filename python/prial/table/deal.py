@@ -269,7 +269,7 @@ class Deal:
         for i, name in enumerate(names):
             seen_by = self._native.seen_by(i)
             if (seen_by == everyone) if seat < 0 else (seen_by >> seat & 1):
-                hand = self._native.shown_cards(i)
+                hand = self._native.cards(i) if i == seat else self._native.shown_cards(i)
                 if hand is not None:
                     cards[name] = tuple(hand)
         history = tuple(a if a.kind != "discard" or a.player == player else a._replace(discards=())
