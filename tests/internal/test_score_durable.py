@@ -4,11 +4,17 @@ the only other copy, are deleted."""
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
 import prial
+from prial.cli import main
+from prial.score import parts
 from prial.score.parts import Journal
 
 
@@ -53,3 +59,108 @@ def test_each_file_is_fsynced_before_its_rename_and_the_directory_before_the_par
         assert ("fsync", path + ".tmp") in events[:rename], f"{path} renamed before it was on disk"
         renamed.append(rename)
     assert ("fsync", str(tmp_path)) in events[max(renamed):gone], "the parts went before the renames were on disk"
+
+
+def disk_full(*_args, **_kwargs):
+    raise OSError(errno.ENOSPC, "Error writing bytes to file")
+
+
+def writes_then_fails(suffix: str):
+    """``write_tables`` that writes some of a file ending in ``suffix``
+    and then finds the disk full, as Arrow's writers do."""
+    real = parts.write_tables
+
+    def write_tables(path, fmt, schema, tables):
+        if not path.endswith(suffix):
+            return real(path, fmt, schema, tables)
+        with open(path, "wb") as f:
+            f.write(b"half a file")
+        for _ in tables:  # the producer is not left waiting
+            pass
+        disk_full()
+
+    return write_tables
+
+
+def leftovers(folder) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.name.endswith(".tmp"))
+
+
+@pytest.mark.parametrize("what, fault", [
+    ("output", lambda mp, out: mp.setattr(parts, "write_tables", writes_then_fails(".csv.tmp"))),
+    ("errors file", lambda mp, out: mp.setattr(parts, "write_tables", writes_then_fails(".errors.csv.tmp"))),
+    ("summary", lambda mp, out: mp.setattr(parts, "_write_json", disk_full)),
+])
+def test_a_full_disk_leaves_all_or_nothing_and_names_the_file(log, tmp_path, monkeypatch, capsys, what, fault):
+    out = tmp_path / "out.csv"
+    whole = tmp_path / "whole.csv"
+    assert main(["score", str(log), "-o", str(whole), "--chunk-rows", "500"]) == 0
+    old = {path: f"an earlier {path.name}\n" for path in (out, tmp_path / "out.csv.errors.csv",
+                                                          tmp_path / "out.csv.summary.json")}
+    for path, text in old.items():
+        path.write_text(text)
+    capsys.readouterr()
+    fault(monkeypatch, out)
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "500", "--overwrite", "--progress", "none"]) == 1
+    err = capsys.readouterr().err
+    named = {"output": out, "errors file": f"{out}.errors.csv", "summary": f"{out}.summary.json"}[what]
+    assert err.count("\n") == 1 and err.startswith(f"prial: error: cannot write the {what} {named}: "
+                                                   "No space left on device"), err
+    assert leftovers(tmp_path) == []
+    assert {path: path.read_text() for path in old} == old  # nothing replaced
+    # What was scored is kept, and a resume once there is room gives the whole job.
+    assert "--resume goes on" in err
+    monkeypatch.undo()
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "500", "--resume"]) == 0
+    assert out.read_bytes() == whole.read_bytes()
+
+
+def test_a_full_disk_while_committing_a_part_leaves_no_temporary_file(log, tmp_path, monkeypatch):
+    out = tmp_path / "out.parquet"
+    commit, calls = parts.Journal.commit, []
+
+    def fails_at_the_third(self, index, *args):
+        calls.append(index)
+        if len(calls) == 3:
+            with open(self.part_path(index) + ".tmp", "wb") as f:
+                f.write(b"half a part")
+            monkeypatch.setattr(parts.pa, "OSFile", disk_full)
+        return commit(self, index, *args)
+
+    monkeypatch.setattr(parts.Journal, "commit", fails_at_the_third)
+    with pytest.raises(parts.WriteFailure, match=r"cannot write the part .*part-000002\.arrow: No space left"):
+        prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=500))
+    assert leftovers(tmp_path) == [] and not out.exists()
+
+
+def test_a_full_disk_before_anything_is_committed_leaves_nothing(log, tmp_path, monkeypatch):
+    out = tmp_path / "out.csv"
+    monkeypatch.setattr(parts.pa, "OSFile", disk_full)
+    with pytest.raises(parts.WriteFailure, match="part-000000.arrow: No space left on device$"):
+        prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=500))
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 1 MiB tmpfs, where this process may mount one (else skipped)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_scoring_onto_a_full_tmpfs_is_one_line_and_leaves_no_temporary_file(tiny_disk, tmp_path):
+    log = tmp_path / "big.csv"
+    prial.write_sample_log(str(log), 20_000, seed=1)
+    done = subprocess.run([sys.executable, "-m", "prial", "score", str(log), "-o", str(tiny_disk / "out.csv")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "cannot write the " in done.stderr, done.stderr
+    assert "No space left on device" in done.stderr and str(tiny_disk) in done.stderr
+    assert leftovers(tiny_disk) == [] and not (tiny_disk / "out.csv").exists()

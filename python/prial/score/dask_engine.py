@@ -156,13 +156,13 @@ def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str, 
             rows += int(s.rows)
             writer.put(read_arrow(journal.part_path(int(s.part))))
             progress.update(rows, done)
+        writer.close()
     except BaseException:
         for future in futures:
             future.cancel()
         writer.abandon()
         journal.remove()
         raise
-    writer.close()
     return entries
 
 
@@ -195,14 +195,14 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
             )
             futures = client.compute(scored.to_delayed())
             entries = _write_in_order(futures, journal, output, fmt_out, progress or Progress("none"))
+        summary = assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started,
+                           job=job, engine="dask")
     except BaseException:
         journal.remove()  # a Dask job is rerun from the start, never resumed: nothing to keep
         raise
     finally:
         if cluster is not None:
             cluster.close()
-    summary = assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started, job=job,
-                       engine="dask")
     if progress is not None:
         progress.finish(summary.rows_in)
     return summary

@@ -15,7 +15,7 @@ from .chunk import score_table
 from .columns import DEAL_COLUMN
 from .formats import line_offset
 from .io import InputReader
-from .parts import Journal, OutputWriter, assemble, read_arrow
+from .parts import Journal, OutputWriter, WriteFailure, assemble, read_arrow
 from .progress import Progress
 from .targets import summary_of_complete_job
 from .types import ScoreError, ScoreOptions, ScoreSummary
@@ -95,6 +95,10 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
             result = score_table(reader.schema.empty_table(), 0, options, offset)
             entries.append(journal.commit(0, result, 0, 0))
             writer.put(result.table)
+        writer.close()
+    except WriteFailure as exc:
+        writer.abandon()
+        raise kept_for_resume(exc, journal) from None
     except ScoreError:
         # --strict stopped at a bad row: resuming would stop there again,
         # so nothing of this run is kept.
@@ -106,7 +110,21 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
         raise
     finally:
         reader.close()
-    writer.close()
+    try:
+        summary = assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started,
+                           job=job, resumed_rows=resumed_rows)
+    except WriteFailure as exc:
+        raise kept_for_resume(exc, journal) from None
     progress.finish(done)
-    return assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started, job=job,
-                    resumed_rows=resumed_rows)
+    return summary
+
+
+def kept_for_resume(exc: WriteFailure, journal: Journal) -> WriteFailure:
+    """``exc``, saying what a run after it can take up (the parts
+    committed, if any; else nothing is left)."""
+    rows = journal.committed_rows() if os.path.isdir(journal.dir) else 0
+    if not rows:
+        journal.remove()
+        return exc
+    return WriteFailure(f"{exc} ({rows:,} input rows scored stay in {journal.dir}: --resume goes on from them)",
+                        status=exc.status)

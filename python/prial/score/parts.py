@@ -23,7 +23,7 @@ import os
 import queue
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -41,6 +41,40 @@ def side_files(output: str, errors: str | None) -> tuple[str, str]:
     return errors or output + ".errors.csv", output + ".summary.json"
 
 
+class WriteFailure(ScoreError):
+    """A file of the job could not be written (a full disk, a lost mount):
+    nothing half-written is left under its name or a temporary one."""
+
+
+def cannot_write(what: str, path: str, exc: OSError) -> WriteFailure:
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)
+    return WriteFailure(f"cannot write the {what} {path}: {reason}", status=1)
+
+
+def _discard(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def _staged(what: str, path: str, write: Callable[[str], None]) -> None:
+    """``write(path + ".tmp")``, then fsync it; WriteFailure naming ``path``
+    (and no temporary file) if the disk refuses."""
+    tmp = path + ".tmp"
+    try:
+        write(tmp)
+        _fsync(tmp)
+    except OSError as exc:
+        _discard(tmp)
+        if exc.filename not in (None, tmp):
+            raise  # a file read to write this one: its own error names it
+        raise cannot_write(what, path, exc) from None
+    except BaseException:
+        _discard(tmp)
+        raise
+
+
 def _fsync(path: str) -> None:
     """A file (closed by the writer that made it, Arrow's) or a directory."""
     fd = os.open(path, os.O_RDONLY)
@@ -51,12 +85,12 @@ def _fsync(path: str) -> None:
 
 
 def write_arrow_atomically(table: pa.Table, path: str) -> None:
-    tmp = path + ".tmp"
-    with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
-        writer.write_table(table)
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    def write(tmp: str) -> None:
+        with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+            writer.write_table(table)
+
+    _staged("part", path, write)
+    os.replace(path + ".tmp", path)
     _fsync(os.path.dirname(path) or ".")
 
 
@@ -95,8 +129,14 @@ class Journal:
                 os.fsync(f.fileno())
             return entries
         shutil.rmtree(self.dir, ignore_errors=True)
-        os.makedirs(self.dir)
-        self._append(job)
+        try:
+            os.makedirs(self.dir)
+            self._append(job)
+        except (OSError, WriteFailure) as exc:
+            shutil.rmtree(self.dir, ignore_errors=True)  # a journal without its header is no partial run
+            if isinstance(exc, WriteFailure):
+                raise
+            raise cannot_write("parts directory", self.dir, exc) from None
         return []
 
     def _read(self) -> tuple[dict | None, list[dict], int]:
@@ -117,11 +157,14 @@ class Journal:
         return header, entries, good
 
     def _append(self, record: dict) -> None:
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record, sort_keys=True) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        _fsync(self.dir)
+        try:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(record, sort_keys=True) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            _fsync(self.dir)
+        except OSError as exc:  # a torn line is dropped on resume, as after a kill
+            raise cannot_write("journal", self.path, exc) from None
 
     def write_part(self, index: int, result: ChunkResult) -> None:
         write_arrow_atomically(result.table, self.part_path(index))
@@ -135,6 +178,7 @@ class Journal:
             "rows_out": result.table.num_rows, "bad_rows": result.errors.num_rows,
             "deals": result.deals, "invalid_deals": result.invalid_deals,
             "disputes": result.disputes, "categories": result.categories,
+            "uncontested": result.uncontested, "no_result": result.no_result,
         }
         self._append(entry)
         return entry
@@ -165,7 +209,7 @@ class OutputWriter:
     are scored: Arrow encodes Parquet/CSV without the GIL, so on two cores
     writing overlaps scoring.  The queue holds at most two chunks, so memory
     stays bounded.  The file is written under a temporary name and renamed
-    by close()."""
+    by the job's ``assemble``, with the errors file and the summary."""
 
     def __init__(self, path: str, fmt: str) -> None:
         self.path = path
@@ -183,24 +227,35 @@ class OutputWriter:
             raise self._error
 
     def _run(self, schema: pa.Schema) -> None:
+        ended = False
+
+        def tables() -> Iterator[pa.Table]:
+            nonlocal ended
+            while (table := self._queue.get()) is not None:
+                yield table
+            ended = True
+
         try:
-            write_tables(self.path + ".tmp", self.fmt, schema, iter(self._queue.get, None))
+            write_tables(self.path + ".tmp", self.fmt, schema, tables())
         except BaseException as exc:  # handed to the producer
-            self._error = exc
-            while self._queue.get() is not None:  # never leave the producer blocked
+            self._error = cannot_write("output", self.path, exc) if isinstance(exc, OSError) else exc
+            # Never leave the producer blocked; a writer that failed as it
+            # closed the file has already had the end.
+            while not ended and self._queue.get() is not None:
                 pass
 
     def close(self) -> None:
+        """The whole output on disk under its temporary name (else the
+        error, and no temporary file)."""
         self._stop()
         if self._error is not None:
+            self.abandon()
             raise self._error
-        _fsync(self.path + ".tmp")  # whole on disk before its name says it is done
-        os.replace(self.path + ".tmp", self.path)
+        _staged("output", self.path, lambda tmp: None)
 
     def abandon(self) -> None:
         self._stop()
-        if os.path.exists(self.path + ".tmp"):
-            os.remove(self.path + ".tmp")
+        _discard(self.path + ".tmp")
 
     def _stop(self) -> None:
         if self._thread is not None:
@@ -212,9 +267,11 @@ class OutputWriter:
 def assemble(journal: Journal, entries: list[dict], input: str, output: str, errors: str | None, *,
              seconds: float, job: dict, resumed_rows: int = 0, engine: str = "local") -> ScoreSummary:
     """Errors file and summary from the committed parts (the output is
-    written); then the parts go.  The summary file keeps ``job`` (what the
-    journal's header said), so that resuming a complete job is seen to be
-    one."""
+    written, under its temporary name); then the three are renamed into
+    place, and the parts go.  All or nothing: if one cannot be written,
+    none replaces what was there, no temporary file stays, and the parts
+    are kept.  The summary file keeps ``job`` (what the journal's header
+    said), so that resuming a complete job is seen to be one."""
     errors_path, summary_path = side_files(output, errors)
 
     def error_tables() -> Iterator[pa.Table]:
@@ -228,15 +285,37 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, err
                                                  pc.add(table[name], shift))
                 yield table
 
-    write_tables(errors_path + ".tmp", "csv", ERRORS_SCHEMA, error_tables())
-    _fsync(errors_path + ".tmp")
-    os.replace(errors_path + ".tmp", errors_path)
+    try:
+        _staged("errors file", errors_path, lambda tmp: write_tables(tmp, "csv", ERRORS_SCHEMA, error_tables()))
+        summary = _summary(entries, input, output, errors_path, seconds, engine, resumed_rows)
+        _staged("summary", summary_path, lambda tmp: _write_json(tmp, {**summary.as_dict(), "job": job}))
+    except BaseException:
+        for path in (output, errors_path, summary_path):
+            _discard(path + ".tmp")
+        raise
+    # Each file is whole on disk before its name says so, and the renames
+    # are on disk before the parts, the only other copy, go.
+    for path in (output, errors_path, summary_path):
+        os.replace(path + ".tmp", path)
+    for folder in {os.path.dirname(os.path.abspath(path)) for path in (output, errors_path, summary_path)}:
+        _fsync(folder)
+    journal.remove()
+    return summary
 
+
+def _write_json(path: str, record: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
+
+
+def _summary(entries: list[dict], input: str, output: str, errors_path: str, seconds: float, engine: str,
+             resumed_rows: int) -> ScoreSummary:
     categories: dict[str, int] = {}
     for e in entries:
         for name, count in e["categories"].items():
             categories[name] = categories.get(name, 0) + count
-    summary = ScoreSummary(
+    return ScoreSummary(
         input=input, output=output, errors=errors_path,
         rows_in=sum(e["rows_end"] - e["rows_start"] for e in entries),
         rows_out=sum(e["rows_out"] for e in entries),
@@ -244,17 +323,9 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, err
         deals=sum(e["deals"] for e in entries),
         invalid_deals=sum(e["invalid_deals"] for e in entries),
         disputes=sum(e["disputes"] for e in entries),
+        # Not in the journal of a run before these were counted: resumed, it counts what it scores.
+        uncontested=sum(e.get("uncontested", 0) for e in entries),
+        no_result=sum(e.get("no_result", 0) for e in entries),
         categories={name: categories[name] for name in CATEGORY_NAMES if name in categories},
         seconds=seconds, engine=engine, resumed_rows=resumed_rows,
     )
-    with open(summary_path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump({**summary.as_dict(), "job": job}, f, indent=2)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(summary_path + ".tmp", summary_path)
-    # The parts are the only durable copy until the renames are on disk.
-    for folder in {os.path.dirname(os.path.abspath(path)) for path in (output, errors_path, summary_path)}:
-        _fsync(folder)
-    journal.remove()
-    return summary
