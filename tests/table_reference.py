@@ -116,8 +116,13 @@ def hand_key(table: RefTable, cards, discards=None) -> tuple:
 class RefDeal:
     """One deal, from the antes to the pot."""
 
-    def __init__(self, table: RefTable, players, hands, dealer: int = 0, stacks=None) -> None:
+    def __init__(self, table: RefTable, players, hands, dealer: int = 0, stacks=None,
+                 short_may_only_fold: bool = True) -> None:
+        """``short_may_only_fold``: docs/rules.md, "with cover=False a player
+        who cannot pay their least stake may only fold" (no look, no agreed
+        showdown); False lets them look and agree as anyone may."""
         n = len(players)
+        self.short_may_only_fold = short_may_only_fold
         assert 2 <= n and 0 <= dealer < n and len(hands) == n
         self.table = table
         self.players = list(players)
@@ -267,7 +272,8 @@ class RefDeal:
             return [("accept", None, None, None), ("decline", None, None, None)]
         if self.must_discard is not None:
             return [("discard", None, None, None)]
-        out = [kind for kind in KINDS if self.refusal(kind, None, self.probe_amount(kind), self.probe_discards(kind)) is None]
+        out = [kind for kind in KINDS
+               if self.refusal(kind, None, self.probe_amount(kind), self.probe_discards(kind)) is None]
         legal = []
         for kind in out:
             if kind in ("stake", "sideshow"):
@@ -321,6 +327,10 @@ class RefDeal:
         if kind in ("stake", "see", "cover", "agree_showdown", "sideshow") and self.blind_capped(seat):
             return "blind_turns_over"
         t = self.table
+        if kind in ("look", "agree_showdown") and self.short_may_only_fold and self.stacks is not None \
+                and not t.cover and self.stacks[seat] < self.least(seat):
+            # the docs give no code of its own: the stack cannot pay to stay in
+            return "cannot_afford"
         n_in = len(self.players_in()) if kind in ("sideshow", "see", "agree_showdown") else 0
         if kind == "look":
             return "already_open" if not self.blind(seat) else None

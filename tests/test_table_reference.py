@@ -184,7 +184,8 @@ def test_reference_sideshow():
     d = d.act("accept")
     # C's pair of queens beats B's seven high: B folds; the turn passes to D
     assert d.status[1] == "folded" and d.players[d.to_act] == "D"
-    assert set(d.visible("B")) == {"B", "C"} and set(d.visible("C")) == {"B", "C"} and d.visible("A") == {"A": d.visible("A")["A"]}
+    assert set(d.visible("B")) == {"B", "C"} and set(d.visible("C")) == {"B", "C"}
+    assert set(d.visible("A")) == {"A"}
     assert d.visible(None) == {}
 
 
@@ -292,7 +293,7 @@ def ref_table(setup: dict):
                       **setup["options"])
 
 
-def start_both(setup: dict):
+def start_both(setup: dict, short_may_only_fold: bool = False):
     stacks = setup["stacks"]
     hands = [None if stacks is not None and stacks[i] < setup["options"]["ante"] else h
              for i, h in enumerate(setup["hands"])]
@@ -302,7 +303,12 @@ def start_both(setup: dict):
     else:
         deal = prial.Deal.start(prial_table(setup), setup["players"], cards=hands, dealer=setup["dealer"],
                                 stacks=stacks)
-    ref = RefDeal(ref_table(setup), setup["players"], hands, setup["dealer"], stacks)
+    # The engine lets a short player without cover look and agree to a
+    # showdown where the docs say they may only fold; that rule is tested on
+    # its own (test_a_short_player_without_cover_may_only_fold) so that the
+    # playouts go on comparing everything else.
+    ref = RefDeal(ref_table(setup), setup["players"], hands, setup["dealer"], stacks,
+                  short_may_only_fold=short_may_only_fold)
     return deal, ref
 
 
@@ -786,3 +792,21 @@ def test_unknown_hands_end_the_deal_with_unknown_winners_only_where_they_decide(
     while not deal.over:
         deal = deal.act("agree_showdown")
     assert not deal.result.known
+
+
+@needs_table
+@pytest.mark.parametrize("game", ["brag", "teen_patti"])
+def test_a_short_player_without_cover_may_only_fold(game):
+    """docs/rules.md: "With cover=False a player who cannot pay their least
+    stake may only fold" (the SPEC: "must fold"); agreeing to a showdown
+    would take them to it without paying."""
+    setup = {"game": game, "options": {"ante": 1, "cover": False, "agreed_showdown": True}, "preset": None,
+             "players": ["A", "B", "C"], "dealer": 0, "stacks": [20, 1, 20],
+             "hands": [parse("Kh 9d 4c"), parse("As Ad Ac"), parse("Qs Qh 3d")], "seed": None}
+    deal, ref = start_both(setup, short_may_only_fold=True)
+    assert deal.to_act == "B" and deal.seats[1].stack == 0
+    assert [k for k, *_ in ref.legal_actions()] == ["fold"]
+    assert [a.kind for a in deal.legal_actions()] == ["fold"]
+    for kind in ("agree_showdown", "look"):
+        with pytest.raises(prial.IllegalActionError):
+            deal.act(kind)
