@@ -9,6 +9,7 @@ One concern a module:
   with ``prial.client``);
 - ``registration``: the service's names and method handlers;
 - ``auth`` and ``tls``: bearer tokens and TLS credentials;
+- ``health``: standard health checking, its Watch streams bounded;
 - ``observability``: metrics and the per-call log;
 - ``heap``: giving freed memory back;
 - ``process``: one server process; ``supervisor``: ``--processes N``;

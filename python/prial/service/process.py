@@ -12,12 +12,13 @@ import threading
 
 import grpc
 import numpy as np
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ..evaluator import evaluator_for
 from ..rules import Rules
 from . import reflection
 from .auth import BearerTokenAuth
+from .health import HealthService
 from .heap import keep_the_heap_compact
 from .lifecycle import STOP_SIGNALS, configure_logging, log, write_port_file
 from .observability import Metrics, Observer
@@ -55,7 +56,7 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
     return opts
 
 
-async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, health.aio.HealthServicer, Observer,
+async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, HealthService, Observer,
                                                       PrialService]:
     """A configured, not yet started server (service, health, reflection)
     bound to its port, in the running event loop."""
@@ -70,7 +71,7 @@ async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, hea
     server = grpc.aio.server(interceptors=interceptors, options=channel_options(options))
     service = PrialService(options, observer)
     add_service(service, server)
-    health_servicer = health.aio.HealthServicer()
+    health_servicer = HealthService()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable(server, (SERVICE_NAME, HEALTH_SERVICE_NAME))
     for name in ("", SERVICE_NAME):

@@ -1,0 +1,60 @@
+"""Health Watch streams (loopback only, bounded in count and time): told
+NOT_SERVING and closed on shutdown."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from .grpc_helpers import ServerProcess
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def watch(channel: grpc.Channel, service: str = "", **kwargs: object):
+    """A Watch stream's answers, as an iterator."""
+    return iter(health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=service),
+                                                          timeout=30, **kwargs))
+
+
+def test_sigterm_tells_watchers_not_serving_and_closes_their_streams_first():
+    """gRPC's client-side health checking and Envoy hold a Watch stream per
+    connection: the server must not wait out --grace for them."""
+    with ServerProcess("--grace", "10", "--drain", "1") as server, grpc.insecure_channel(server.target) as channel:
+        watchers = [watch(channel), watch(channel, "prial.v1.Prial")]
+        assert [next(w).status for w in watchers] == [SERVING, SERVING]
+        start = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        late = None
+        for answers in watchers:
+            assert next(answers).status == NOT_SERVING
+            with pytest.raises(grpc.RpcError) as info:
+                next(answers)
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            if late is None:  # during --drain a new watcher is told, and let go, at once
+                late = watch(channel)
+                assert next(late).status == NOT_SERVING
+                with pytest.raises(grpc.RpcError) as info:
+                    next(late)
+                assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+        code = server.terminate(timeout=30, signal_first=False)
+        took = time.monotonic() - start
+    # The 1 s of --drain, then nothing to wait for; held, the streams made
+    # it wait the 10 s of --grace.
+    assert code == 0 and took < 4, f"exit {code} after {took:.1f} s"
+
+
+def test_check_and_list(grpc_server):
+    with grpc.insecure_channel(grpc_server.target) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        assert stub.Check(health_pb2.HealthCheckRequest(), timeout=10).status == SERVING
+        listed = stub.List(health_pb2.HealthListRequest(), timeout=10).statuses
+        assert {name: answer.status for name, answer in listed.items()} == {"": SERVING, "prial.v1.Prial": SERVING}
+        with pytest.raises(grpc.RpcError) as info:
+            stub.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=10)
+        assert info.value.code() == grpc.StatusCode.NOT_FOUND
