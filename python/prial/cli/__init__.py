@@ -20,11 +20,11 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .. import __version__
-from ..errors import ConfigurationError, InvalidHandError
-from . import audit, bench, call, hands, play, proto, score, serve
+from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
+from . import audit, bench, call, hands, play, proto, score, serve, table
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, bench, score, audit, serve, call, proto)
+COMMAND_GROUPS = (hands, play, table, bench, score, audit, serve, call, proto)
 
 # The extra that brings a module some command imports only when asked.
 EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask", "matplotlib": "report"}
@@ -101,6 +101,8 @@ def run(argv: Sequence[str] | None) -> int:
         return 130
     except InvalidHandError as exc:
         return error(str(exc), 2)
+    except IllegalActionError as exc:  # an action the table's rules refuse is input too
+        return error(f"{exc} (code: {exc.code})", 2)
     except ConfigurationError as exc:  # a file at fault is a run-time failure, options are input
         return error(str(exc), 1 if exc.file else 2)
     except Failure as exc:
