@@ -294,3 +294,18 @@ def test_rare_categories_are_pooled_until_each_cell_expects_five():
     # 40 hands a seat: every category but high card pooled (0.256 x 40 >= 5), two cells a seat.
     assert test.df == 4 * 1 and test.p_value is not None
     assert result.dealing["cards"][0].untested  # 40 x 3/52 < 5 hands of each card a seat
+
+
+def test_uncontested_deals_and_deals_without_a_result_are_counted_apart(tmp_path):
+    from .test_score import UNCHECKED
+
+    log = tmp_path / "unchecked.csv"
+    log.write_text(UNCHECKED)
+    result = prial.audit_file(log, options=prial.AuditOptions(seat="no such column"))  # players seated in order
+    [group] = result.payouts
+    assert (group.adjudicated, group.disputes, group.uncontested, group.no_result) == (2, 1, 2, 2)
+    assert result.summaries["payouts"] == (
+        "1 of 2 adjudicated deals (50.00%, 95 % interval 9.45% to 90.55%) record a winner other than prial's "
+        "adjudication; not counted as disputes: 2 uncontested (one player) and 2 with no result recorded (no "
+        "player logged as the winner).")
+    assert {"uncontested": 2, "no_result": 2}.items() <= result.as_dict()["payouts"].items()

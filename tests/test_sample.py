@@ -412,3 +412,25 @@ def test_sigterm_leaves_no_temporary_file(tmp_path):
     _out, err = job.communicate(timeout=60)
     assert job.returncode == 143 and err == f"prial: terminated: {log} was not written\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_log_whose_won_column_is_the_adjudicated_one(tmp_path, capsys):
+    table = prial.sample_deals(3_000, seed=4, won="adjudicated")
+    coin = prial.sample_deals(3_000, seed=4)
+    assert table.drop_columns(["won"]).equals(coin.drop_columns(["won"]))  # only the won column differs
+    log = tmp_path / "agreed.csv"
+    assert main(["sample", "--deals", "3000", "--seed", "4", "--won", "adjudicated", "-o", str(log)]) == 0
+    summary = prial.score_file(log, tmp_path / "out.parquet")
+    assert (summary.deals, summary.invalid_deals, summary.disputes, summary.no_result) == (3_000, 0, 0, 0)
+    scored = pq.read_table(tmp_path / "out.parquet")
+    assert scored["won"].equals(scored["winner"]) and scored["won"].equals(table["won"])
+    with pytest.raises(prial.InvalidHandError, match="won must be 'coin' or 'adjudicated'"):
+        prial.sample_deals(3, won="maybe")
+
+
+def test_a_coin_toss_log_has_deals_with_no_result_recorded(tmp_path):
+    log = tmp_path / "coin.parquet"
+    prial.write_sample_log(log, 2_000, seed=6)
+    summary = prial.score_file(log, tmp_path / "out.parquet")
+    # Each of four players is recorded as won with probability 0.3: nobody in 0.7 ** 4 = 24 % of deals.
+    assert 0.20 < summary.no_result / summary.deals < 0.28 and summary.disputes + summary.no_result < summary.deals

@@ -136,7 +136,7 @@ def test_deal_log_matches_reference(deal_log, tmp_path):
     for row, is_bad in zip(rows, bad):
         by_deal.setdefault(row["deal_id"], []).append((row, is_bad))
     scored = {(r["deal_id"], r["player"]): r for r in table}
-    disputes = invalid = 0
+    disputes = invalid = unchecked = 0
     for deal_id, members in by_deal.items():
         want = reference_winners([r for r, _ in members], any(b for _, b in members))
         good = [r for r, b in members if not b]
@@ -150,11 +150,16 @@ def test_deal_log_matches_reference(deal_log, tmp_path):
             continue
         assert {s["player"] for s in got if s["winner"]} == want, deal_id
         assert all(s["winners"] == len(want) and s["deal_problem"] is None for s in got)
+        if not any(r["won"] for r in good):  # no result recorded: nothing to dispute
+            unchecked += 1
+            assert all(s["dispute"] is None for s in got), deal_id
+            continue
         dispute = any(r["won"] is not None and r["won"] != (r["player"] in want) for r in good)
         disputes += dispute
         assert all(s["dispute"] == dispute for s in got), deal_id
     assert summary.deals == len(by_deal) and summary.invalid_deals == invalid
     assert summary.disputes == disputes and disputes > 0 and invalid > 0
+    assert (summary.no_result, summary.uncontested) == (unchecked, 0) and unchecked > 0
 
 
 def test_chunk_size_does_not_change_the_output(deal_log, tmp_path):
@@ -215,6 +220,47 @@ def test_known_winners_and_disputes(tmp_path):
     assert [(e["row"], e["line"], e["deal_id"]) for e in errors] == [("15", "16", "7"), ("16", "17", "7")]
     assert "card 3s also held" in errors[0]["reason"]
     assert (summary.deals, summary.invalid_deals, summary.disputes, summary.bad_rows) == (9, 4, 1, 2)
+
+
+UNCHECKED = """deal_id,player,cards,folded,won
+1,ann,7h 7d Qc,false,true
+2,bob,2c 5d 9h,false,false
+3,ann,Ah Kh Qh,false,false
+3,bob,9c 9d 2s,false,false
+4,ann,Ah Kh Qh,false,
+4,bob,9c 9d 2s,false,
+5,ann,Ah Kh Qh,false,false
+5,bob,9c 9d 2s,false,true
+6,ann,Ah Kh Qh,false,true
+6,bob,9c 9d 2s,false,false
+"""
+
+
+def test_uncontested_deals_and_deals_without_a_result_are_no_disputes(tmp_path):
+    """Deals 1 and 2 have one player: uncontested, whatever is recorded.
+    Nobody is recorded as the winner of deal 3 (both false) or deal 4
+    (unknown): no result to check.  Deal 5 is a dispute, deal 6 agrees."""
+    path = tmp_path / "unchecked.csv"
+    path.write_text(UNCHECKED)
+    summary = prial.score_file(path, tmp_path / "out.parquet")
+    assert (summary.deals, summary.invalid_deals, summary.disputes) == (6, 0, 1)
+    assert (summary.uncontested, summary.no_result) == (2, 2)
+    assert {"uncontested": 2, "no_result": 2}.items() <= summary.as_dict().items()
+    rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    dispute = {r["deal_id"]: r["dispute"] for r in rows}  # one value a deal
+    assert [dispute[d] for d in range(1, 7)] == [None, None, None, None, True, False]
+    winner = {(r["deal_id"], r["player"]): r["winner"] for r in rows}
+    assert winner[(1, "ann")] and winner[(2, "bob")] and winner[(3, "ann")]  # still adjudicated
+
+
+def test_cli_summary_counts_uncontested_and_unrecorded_deals_apart(tmp_path, capsys):
+    path = tmp_path / "unchecked.csv"
+    path.write_text(UNCHECKED)
+    assert main(["score", str(path), "-o", str(tmp_path / "out.csv"), "--progress", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "deals in dispute                    1" in out
+    assert "deals uncontested (one player)      2" in out
+    assert "deals with no result recorded       2" in out
 
 
 @pytest.mark.parametrize("fmt_in", ["csv", "jsonl", "parquet"])

@@ -111,6 +111,9 @@ class PayoutGroup:
     disputed_deals: list[object]  # the first ones, up to the audit's limit
     low: float
     high: float  # 95 % Wilson interval of the dispute rate
+    # Adjudicated deals with no result to check, apart from the rate:
+    uncontested: int = 0  # one player
+    no_result: int = 0  # no row logged as won
 
     @property
     def rate(self) -> float | None:
@@ -119,7 +122,8 @@ class PayoutGroup:
     def as_dict(self) -> dict[str, object]:
         return {"group": self.group, "deals": self.deals, "adjudicated": self.adjudicated,
                 "unadjudicable": self.unadjudicable, "disputes": self.disputes, "rate": self.rate,
-                "interval": [self.low, self.high], "disputed_deals": self.disputed_deals}
+                "interval": [self.low, self.high], "uncontested": self.uncontested, "no_result": self.no_result,
+                "disputed_deals": self.disputed_deals}
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,8 @@ class AuditResult:
                                  "groups": [g.as_dict() for g in self.impossible]},
             "payouts": {"adjudicated": sum(g.adjudicated for g in self.payouts),
                         "disputes": sum(g.disputes for g in self.payouts),
+                        "uncontested": sum(g.uncontested for g in self.payouts),
+                        "no_result": sum(g.no_result for g in self.payouts),
                         "groups": [g.as_dict() for g in self.payouts]},
             "seconds": round(self.seconds, 3), "rows_per_second": round(self.rows_per_second, 1),
         }
@@ -341,7 +347,8 @@ def findings(tally: Tally, rules: Rules, *, input: str, alpha: float, seconds: f
         low, high = wilson(g.disputes, g.adjudicated)
         payouts.append(PayoutGroup(group=dict(zip(tally.by, key)), deals=g.deals, adjudicated=g.adjudicated,
                                    unadjudicable=g.unadjudicable, disputes=g.disputes,
-                                   disputed_deals=g.disputed_ids, low=low, high=high))
+                                   disputed_deals=g.disputed_ids, low=low, high=high, uncontested=g.uncontested,
+                                   no_result=g.no_result))
     impossible = [ImpossibleGroup(dict(zip(tally.by, key)), tally.groups[key].impossible,
                                   tally.groups[key].impossible_ids)
                   for key in keys if tally.groups[key].impossible]
@@ -403,12 +410,23 @@ def summaries(result: AuditResult) -> dict[str, str]:
     adjudicated = sum(g.adjudicated for g in result.payouts)
     disputes = sum(g.disputes for g in result.payouts)
     if not adjudicated:
-        words["payouts"] = "No deal both records who won and can be adjudicated, so no payout was checked."
+        words["payouts"] = ("No deal both records who won and can be adjudicated, so no payout was checked"
+                            + _unchecked(result.payouts) + ".")
     else:
         low, high = wilson(disputes, adjudicated)
         worst = max((g for g in result.payouts if g.adjudicated), key=lambda g: g.rate or 0.0)
         words["payouts"] = (f"{disputes:,} of {adjudicated:,} adjudicated deals ({disputes / adjudicated:.2%}, 95 % "
                             f"interval {low:.2%} to {high:.2%}) record a winner other than prial's adjudication"
-                            + (f"; the highest rate is {group_label(worst.group)}'s, {worst.rate:.2%}."
-                               if len(result.payouts) > 1 else "."))
+                            + (f"; the highest rate is {group_label(worst.group)}'s, {worst.rate:.2%}"
+                               if len(result.payouts) > 1 else "") + _unchecked(result.payouts) + ".")
     return words
+
+
+def _unchecked(groups: list[PayoutGroup]) -> str:
+    """The adjudicated deals left out of the dispute rate, and why."""
+    uncontested = sum(g.uncontested for g in groups)
+    no_result = sum(g.no_result for g in groups)
+    parts = [f"{uncontested:,} uncontested (one player)" if uncontested else "",
+             f"{no_result:,} with no result recorded (no player logged as the winner)" if no_result else ""]
+    said = " and ".join(p for p in parts if p)
+    return f"; not counted as disputes: {said}" if said else ""

@@ -61,6 +61,8 @@ class GroupTally:
     unadjudicable: int = 0
     adjudicated: int = 0  # adjudicated deals with a logged result
     disputes: int = 0
+    uncontested: int = 0  # adjudicated deals of one player, not checked
+    no_result: int = 0  # adjudicated deals where no row is logged as won, not checked
     disputed_ids: list[object] = field(default_factory=list)
     impossible: int = 0  # deals holding a card twice
     impossible_ids: list[object] = field(default_factory=list)
@@ -72,6 +74,8 @@ class GroupTally:
         self.unadjudicable += other.unadjudicable
         self.adjudicated += other.adjudicated
         self.disputes += other.disputes
+        self.uncontested += other.uncontested
+        self.no_result += other.no_result
         self.impossible += other.impossible
         self.disputed_ids = _capped(self.disputed_ids + other.disputed_ids, limit)
         self.impossible_ids = _capped(self.impossible_ids + other.impossible_ids, limit)
@@ -176,7 +180,7 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     else:
         sound = np.ones(len(starts), bool)
         unadjudicable = np.zeros(len(starts), bool)
-    _tally_payouts(tally, out, starts, group_of_deal, keys, unadjudicable, limit)
+    _tally_payouts(tally, out, starts, lengths, group_of_deal, keys, unadjudicable, limit)
     _tally_impossible(tally, chunk, result.repeated_card_rows, by, limit)
 
     seats = _seats(out, seat, starts)
@@ -234,7 +238,7 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     return tally
 
 
-def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, group_of_deal: np.ndarray,
+def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, lengths: np.ndarray, group_of_deal: np.ndarray,
                    keys: list[GroupKey], unadjudicable: np.ndarray, limit: int | None) -> None:
     deals = np.bincount(group_of_deal, minlength=len(keys))
     not_decided = np.bincount(group_of_deal, weights=unadjudicable, minlength=len(keys))
@@ -242,10 +246,14 @@ def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, group_of_dea
         dispute = out["dispute"].combine_chunks().take(pa.array(starts))
         known = np.asarray(dispute.is_valid().to_numpy(zero_copy_only=False), bool)
         disputed = np.asarray(dispute.fill_null(False).to_numpy(zero_copy_only=False), bool)
+        # Adjudicated, but no result to check (prial.score.adjudicate).
+        unchecked = ~unadjudicable & ~known
     else:
-        known = disputed = np.zeros(len(starts), bool)
+        known = disputed = unchecked = np.zeros(len(starts), bool)
     adjudicated = np.bincount(group_of_deal, weights=known, minlength=len(keys))
     disputes = np.bincount(group_of_deal, weights=disputed, minlength=len(keys))
+    uncontested = np.bincount(group_of_deal, weights=unchecked & (lengths == 1), minlength=len(keys))
+    no_result = np.bincount(group_of_deal, weights=unchecked & (lengths > 1), minlength=len(keys))
     disputed_deals = np.flatnonzero(disputed)
     for index, key in enumerate(keys):
         group = tally.group(key)
@@ -253,6 +261,8 @@ def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, group_of_dea
         group.unadjudicable += int(not_decided[index])
         group.adjudicated += int(adjudicated[index])
         group.disputes += int(disputes[index])
+        group.uncontested += int(uncontested[index])
+        group.no_result += int(no_result[index])
         room = None if limit is None else limit - len(group.disputed_ids)
         if disputes[index] and (room is None or room > 0):
             # Only the deals listed become Python values.

@@ -100,9 +100,10 @@ def print_audit(result: AuditResult) -> None:
                          for t in result.flagged(kind) if t.effect is not None and t.p_adjusted is not None])
     if len(result.payouts) > 1:
         print()
-        print_table(["group", "adjudicated", "disputes", "rate", "95% interval"],
+        print_table(["group", "adjudicated", "disputes", "rate", "95% interval", "uncontested", "no result"],
                     [[group_label(g.group), g.adjudicated, g.disputes,
-                      f"{g.rate:.2%}" if g.rate is not None else "-", f"{g.low:.2%} to {g.high:.2%}"]
+                      f"{g.rate:.2%}" if g.rate is not None else "-", f"{g.low:.2%} to {g.high:.2%}",
+                      g.uncontested, g.no_result]
                      for g in result.payouts])
 
 

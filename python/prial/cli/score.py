@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..score.formats import FORMATS
 from ..score.progress import MODES, Progress
-from ..score.types import ENGINES
+from ..score.types import ENGINES, SAMPLE_WON
 from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         previous = None
     try:
         rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format,
-                                dealers=args.dealers, bias=args.bias or (), overwrite=args.overwrite)
+                                dealers=args.dealers, bias=args.bias or (), overwrite=args.overwrite, won=args.won)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
@@ -116,6 +116,8 @@ def print_score_summary(summary: ScoreSummary) -> None:
         ("deals", summary.deals),
         ("deals not adjudicable", summary.invalid_deals),
         ("deals in dispute", summary.disputes),
+        ("deals uncontested (one player)", summary.uncontested),
+        ("deals with no result recorded", summary.no_result),
     ]
     rows += [(f"category {name}", count) for name, count in summary.categories.items()]
     rows += [("seconds", round(summary.seconds, 2)), ("hands/s", round(summary.hands_per_second))]
@@ -156,7 +158,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sample", help="write a sample deal log to try prial score on",
         description="Deal N deals of three-card Brag from a shuffled pack into a log of the format "
                     "prial score reads: one row per player, some folds, some sees, and a 'won' column "
-                    "that is a coin toss (so the scored log shows disputes).  The same --seed gives "
+                    "that is a coin toss (so the scored log shows disputes, and deals with no winner recorded), "
+                    "or with --won adjudicated the winners prial adjudicates.  The same --seed gives "
                     "the same log.  With --dealers the log says who dealt each deal, and --bias deals "
                     "it unfairly on purpose, for a fairness audit to find: a deal the bias applies to "
                     "in which no targeted hand holds the feature is, with probability R, shuffled "
@@ -171,6 +174,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "every deal), the hand of seat N (default every hand of the deal), with pairs (a "
                              "pair or a prial) or aces, re-dealing at rate R (default 0.5); e.g. pairs:dealer=3, "
                              "aces:seat=0:rate=0.3; may be given several times, applied in order")
+    sample.add_argument("--won", choices=SAMPLE_WON, default=SAMPLE_WON[0],
+                        help="the won column: a coin toss for each player (coin, the default: disputes to find) "
+                             "or the adjudicated winners (adjudicated: every deal agrees)")
     sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
     sample.add_argument("-o", "--output", required=True, metavar="FILE", help="the log to write")
     sample.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")

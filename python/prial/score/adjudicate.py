@@ -4,6 +4,8 @@ consecutive rows of each deal."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -183,11 +185,25 @@ def _differs_within_deal(values: np.ndarray, good: np.ndarray, starts: np.ndarra
     return (high != low) & (high >= low)
 
 
+@dataclass(frozen=True)
+class DealCounts:
+    """A chunk's deals: how many, how many could not be adjudicated, and of
+    the adjudicated ones, how many dispute the recorded result, were
+    uncontested (one player) or record no result (nobody won)."""
+
+    deals: int = 0
+    invalid: int = 0
+    disputes: int = 0
+    uncontested: int = 0
+    no_result: int = 0
+
+
 def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
                 rules_index: np.ndarray, key: np.ndarray, split: np.ndarray, loose: np.ndarray) -> dict:
     """Showdown rules per deal: winner (bool per row), winners (how many share),
     dispute (the recorded ``won`` disagrees), deal_problem (why a deal
-    cannot be adjudicated; its winner columns are then null)."""
+    cannot be adjudicated; its winner columns are then null); and under
+    ``_counts``, the chunk's ``DealCounts``."""
     n = table.num_rows
     lengths = np.diff(np.append(starts, n))
     deal_of_row = np.repeat(np.arange(len(starts)), lengths)
@@ -257,12 +273,23 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
         "winner": pa.array(winner, mask=invalid_rows),
         "winners": pa.array(winners[deal_of_row].astype(np.uint8), mask=invalid_rows),
     }
+    # The recorded result is checked only where there is one to check: a
+    # player alone in a deal wins it uncontested, and a deal where no row
+    # says won records no result; neither is a dispute (their dispute is
+    # null).
+    uncontested = valid & (lengths == 1)
+    no_result = valid & ~uncontested & ~per_deal_any(good & won & won_known)
+    if "won" not in table.column_names:
+        no_result[:] = False
+    checked = valid & ~uncontested & ~no_result
     if "won" in table.column_names:
-        result["dispute"] = pa.array(deal_dispute[deal_of_row], mask=invalid_rows)
+        result["dispute"] = pa.array(deal_dispute[deal_of_row], mask=~checked[deal_of_row])
     row_problem = problem[deal_of_row]
     result["deal_problem"] = pa.DictionaryArray.from_arrays(
         pa.array(row_problem, mask=row_problem < 0), pa.array([why for _mask, why in checks], pa.string()))
     # Rows none of which has an id are no deal (filled_ids).
     deal = np.full(len(starts), table[DEAL_COLUMN].null_count < n)
-    result["_counts"] = (int(deal.sum()), int((~valid & deal).sum()), int((deal_dispute & valid).sum()))
+    result["_counts"] = DealCounts(deals=int(deal.sum()), invalid=int((~valid & deal).sum()),
+                                   disputes=int((deal_dispute & checked).sum()), uncontested=int(uncontested.sum()),
+                                   no_result=int(no_result.sum()))
     return result

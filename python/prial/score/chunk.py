@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from .._core import parse_text_column, text_hand_problem
 from ..evaluator import evaluator_for
 from ..rules import PRESETS, Rules
-from .adjudicate import adjudicate, deal_runs
+from .adjudicate import DealCounts, adjudicate, deal_runs
 from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, NO_CARD, WIDTHS
 from .typed import checked
 from .types import ScoreError, ScoreOptions
@@ -44,6 +44,8 @@ class ChunkResult:
     invalid_deals: int
     disputes: int
     categories: dict[str, int]
+    uncontested: int = 0  # deals of one player
+    no_result: int = 0  # adjudicated deals where no row is recorded as won
 
 
 ERRORS_SCHEMA = pa.schema(
@@ -233,10 +235,10 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     }
     if description is not None:
         added["description"] = pa.array(description[keep].tolist(), pa.string())
-    deals = invalid = disputes = 0
+    deal_counts = DealCounts()
     if deal_log:
         verdict = adjudicate(table, starts, bad, counts, rules_index, key, split, loose)
-        deals, invalid, disputes = verdict.pop("_counts")
+        deal_counts = verdict.pop("_counts")
         for name, values in verdict.items():
             added[name] = values.take(pa.array(keep)) if any_bad else values
     for name, values in added.items():
@@ -248,7 +250,8 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         cards=cards[keep],
         repeated_card_rows=starts[repeated] if deal_log else np.zeros(0, np.int64),
         errors=_errors_table(table, reasons, first_row, line_offset),
-        deals=deals, invalid_deals=invalid, disputes=disputes,
+        deals=deal_counts.deals, invalid_deals=deal_counts.invalid, disputes=deal_counts.disputes,
+        uncontested=deal_counts.uncontested, no_result=deal_counts.no_result,
         categories={name: int(c) for name, c in zip(CATEGORY_NAMES, categories) if c},
     )
 

@@ -43,6 +43,7 @@ _STATS_META = pd.DataFrame({
     "rows_out": pd.Series([], dtype="int64"), "bad_rows": pd.Series([], dtype="int64"),
     "deals": pd.Series([], dtype="int64"), "invalid_deals": pd.Series([], dtype="int64"),
     "disputes": pd.Series([], dtype="int64"), "categories": pd.Series([], dtype="object"),
+    "uncontested": pd.Series([], dtype="int64"), "no_result": pd.Series([], dtype="int64"),
 })
 
 
@@ -133,6 +134,7 @@ def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptio
         "bad_rows": [result.errors.num_rows], "deals": [result.deals],
         "invalid_deals": [result.invalid_deals], "disputes": [result.disputes],
         "categories": [json.dumps(result.categories)],
+        "uncontested": [result.uncontested], "no_result": [result.no_result],
     })
 
 
@@ -152,6 +154,7 @@ def _write_in_order(futures: list, journal: Journal, output: str, fmt_out: str, 
                 "rows_out": int(s.rows_out), "bad_rows": int(s.bad_rows), "deals": int(s.deals),
                 "invalid_deals": int(s.invalid_deals), "disputes": int(s.disputes),
                 "categories": json.loads(s.categories), "row_shift": rows,
+                "uncontested": int(s.uncontested), "no_result": int(s.no_result),
             })
             rows += int(s.rows)
             writer.put(read_arrow(journal.part_path(int(s.part))))

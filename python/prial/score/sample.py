@@ -3,7 +3,9 @@
 Deals of three-card Brag from a shuffled pack, one row per player, in the
 log format ``prial score`` reads (README, "Scoring hand logs"): some players
 fold, about three deals in ten end in a see between the last two players,
-and the ``won`` column is a coin toss, so the scored log shows disputes;
+and the ``won`` column is a coin toss, so the scored log shows disputes
+(and deals where nobody is recorded as the winner), or with
+``won="adjudicated"`` the winners prial adjudicates, so it shows none;
 every deal can be adjudicated.  A log may name a dealer for each deal and be
 dealt with a ``Bias`` (a dealer or a seat favoured with pairs or aces), for
 a fairness audit to find.
@@ -25,10 +27,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import InvalidHandError
+from .chunk import score_table
 from .formats import detect_format
 from .io import write_tables
 from .targets import check_directory
-from .types import ScoreError
+from .types import SAMPLE_WON, ScoreError, ScoreOptions
 
 # Deals generated (and written, as one Parquet row group) at a time, so any
 # size streams in bounded memory; row groups end at deal boundaries, as the
@@ -170,14 +173,17 @@ def _checked_biases(bias: Sequence[Bias], dealers: int, players: int) -> tuple[B
 
 
 def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int = 0, dealers: int = 0,
-                 bias: Sequence[Bias] = ()) -> pa.Table:
+                 bias: Sequence[Bias] = (), won: str = "coin") -> pa.Table:
     """A table of ``deals`` deals of ``players`` players (one row each), dealt
     with ``seed``; deal ids count from ``first_deal``.
 
     Columns: ``deal_id`` (int64), then with ``dealers`` >= 1 ``dealer``
     (int16: deal ``deal_id`` is dealt by dealer ``deal_id % dealers``),
     ``player`` (int8), ``cards`` (text such as "Ah Kd 2c"), ``blind``,
-    ``seer``, ``folded``, ``won`` (booleans).
+    ``seer``, ``folded``, ``won`` (booleans).  ``won`` is a coin toss for
+    each player (``"coin"``: some deals record a winner other than the
+    adjudicated one, some none at all), or the winners prial adjudicates
+    (``"adjudicated"``: every deal agrees).
 
     ``bias``: biases (``Bias`` says exactly what one does) applied one
     after another, in order, each to the cards the ones before it left.
@@ -189,6 +195,8 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
     _count(players, "players", 2, MAX_PLAYERS)
     _count(seed, "seed", 0)
     _count(dealers, "dealers", 0, MAX_DEALERS)
+    if won not in SAMPLE_WON:
+        raise InvalidHandError(f"won must be 'coin' or 'adjudicated', got {won!r}", field="won")
     biases = _checked_biases(bias, dealers, players)
     rng = np.random.default_rng(seed)
     order = _shuffles(rng, deals, players)
@@ -215,7 +223,7 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
     columns = {"deal_id": pa.array(np.repeat(deal_ids, players))}
     if dealer is not None:
         columns["dealer"] = pa.array(np.repeat(dealer, players))
-    return pa.table({
+    table = pa.table({
         **columns,
         "player": pa.array(player),
         "cards": _hands_text(hands),
@@ -224,14 +232,18 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
         "folded": pa.array(folded),
         "won": pa.array(rng.random(deals * players) < 0.3),
     })
+    if won == "adjudicated":  # by the scoring kernel itself, so the two cannot differ
+        winner = score_table(table, 0, ScoreOptions(), None).table["winner"]
+        table = table.set_column(table.schema.get_field_index("won"), "won", winner.fill_null(False))
+    return table
 
 
 def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0, players: int = 4,
                      format: str | None = None, deals_per_row_group: int = DEALS_PER_GROUP, dealers: int = 0,
-                     bias: Sequence[Bias] = (), overwrite: bool = False) -> int:
+                     bias: Sequence[Bias] = (), overwrite: bool = False, won: str = "coin") -> int:
     """Writes a sample log of ``deals`` deals to ``path`` as Parquet, CSV or
     JSON Lines (``format``, else from the extension); returns the rows
-    written.  ``dealers`` and ``bias`` are those of ``sample_deals``; a
+    written.  ``dealers``, ``bias`` and ``won`` are those of ``sample_deals``; a
     deal's dealer is counted from its ``deal_id`` over the whole log.  Deals
     are made ``deals_per_row_group`` at a time (in Parquet, one row group
     each: a partition for the Dask engine).  The same arguments always give
@@ -248,7 +260,7 @@ def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0,
         raise ScoreError(f"the log {path} is a directory; name the log's file", status=1)
     if os.path.lexists(path) and not overwrite:
         raise ScoreError(f"the log {path} exists: --overwrite replaces it", status=1)
-    schema = sample_deals(0, players=players, dealers=dealers, bias=bias).schema  # checks them before any writing
+    schema = sample_deals(0, players=players, dealers=dealers, bias=bias, won=won).schema  # checks them first
 
     def groups():
         for start in range(0, deals, deals_per_row_group):
@@ -256,7 +268,7 @@ def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0,
             # Each group has a seed of its own, so a group never depends on
             # how many came before it.
             yield sample_deals(count, seed=seed + start, players=players, first_deal=start, dealers=dealers,
-                               bias=bias)
+                               bias=bias, won=won)
 
     tmp = path + ".tmp"
     try:

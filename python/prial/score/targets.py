@@ -98,5 +98,6 @@ def summary_of_complete_job(output: str, errors: str | None, job: dict) -> Score
         input=written["input"], output=written["output"], errors=written["errors"], rows_in=written["rows_in"],
         rows_out=written["rows_out"], bad_rows=written["bad_rows"], deals=written["deals"],
         invalid_deals=written["invalid_deals"], disputes=written["disputes"], categories=written["categories"],
+        uncontested=written.get("uncontested", 0), no_result=written.get("no_result", 0),
         seconds=0.0, engine=written["engine"], resumed_rows=written["rows_in"],
     )

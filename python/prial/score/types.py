@@ -8,6 +8,8 @@ from ..rules import Rules
 
 # Where a job runs: this process, or a Dask cluster.
 ENGINES = ("local", "dask")
+# What a sample log's won column records (prial.score.sample).
+SAMPLE_WON = ("coin", "adjudicated")
 
 
 class ScoreError(Exception):
@@ -66,6 +68,9 @@ class ScoreSummary:
     engine: str = "local"
     resumed_rows: int = 0  # rows committed by an earlier, interrupted run
     already_complete: bool = False  # resumed, but the job had run to the end: nothing was done
+    # Adjudicated deals whose recorded result is not checked (not disputes):
+    uncontested: int = 0  # one player
+    no_result: int = 0  # no row recorded as won
 
     @property
     def complete(self) -> bool:
@@ -89,6 +94,8 @@ class ScoreSummary:
             "deals": self.deals,
             "invalid_deals": self.invalid_deals,
             "disputes": self.disputes,
+            "uncontested": self.uncontested,
+            "no_result": self.no_result,
             "categories": dict(self.categories),
             "resumed_rows": self.resumed_rows,
             "seconds": round(self.seconds, 3),
