@@ -16,7 +16,7 @@ from ..rules import Rules
 from ..table import GAMES, Deal, TableRules
 from .common import CHIPS, SEED, add_rules_options
 from .table_play import play
-from .table_view import act_text, action_text, end_dict, print_result, print_state, state_dict, table_line
+from .table_view import act_text, action_text, end_dict, kinds_text, print_result, print_state, state_dict, table_line
 
 DESCRIPTION = (
     "Replay a deal of the betting table (docs/rules.md, \"10. The betting\") and print every state: who is "
@@ -25,9 +25,8 @@ DESCRIPTION = (
     "flags; --actions/--action add actions to either. With --play, or on a terminal when no deal or "
     "actions are given, you play one seat of the deal against bots instead.")
 EPILOG = (
-    "Actions are written [PLAYER:] KIND [AMOUNT | CARDS], e.g. 'look', 'stake 2' (stake alone: the least), "
-    "'see', 'fold', 'cover', 'discard 2c', 'sideshow 4', 'accept', 'decline', 'agree_showdown'; a PLAYER "
-    "must be the player to act. --json prints one JSON object per line: each state, then "
+    f"Actions are written [PLAYER:] KIND [AMOUNT | CARDS]: {kinds_text()}; a see's amount, if given, must be "
+    "its price, and a PLAYER must be the player to act. --json prints one JSON object per line: each state, then "
     "{\"result\", \"shown\", \"deal\"} (the deal in the deal-file format). Exit 2 for bad input, an "
     "illegal action included (its code is named).")
 

@@ -10,10 +10,9 @@ from ..errors import IllegalActionError, InvalidHandError
 from ..evaluator import evaluator_for
 from ..play import percentile
 from ..table import Action, Deal
-from .table_view import act_text, action_text, print_result, print_state, table_line
+from .table_view import act_text, action_text, kinds_text, print_result, print_state, table_line
 
-HELP = ("type an action: look, stake N (stake alone: the least), see, fold, cover, discard CARDS, sideshow N, "
-        "accept, decline, agree_showdown; 'help' repeats the state, 'quit' leaves")
+HELP = f"type an action: {kinds_text()}; 'help' repeats the state, 'quit' leaves"
 
 
 def strength(deal: Deal, player: str) -> float | None:

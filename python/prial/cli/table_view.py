@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from .._core import TABLE_KINDS
 from ..cards import format_cards
 from ..errors import InvalidHandError
 from ..table import Action, Deal
@@ -15,6 +16,12 @@ from .common import Table
 # Kinds that take an amount of chips when submitted (a see's is optional and
 # must be its price); a stake or sideshow given without one is the least.
 AMOUNT_KINDS = ("stake", "sideshow", "see")
+_SYNTAX = {"stake": "stake N (stake alone: the least)", "sideshow": "sideshow N", "discard": "discard CARDS"}
+
+
+def kinds_text() -> str:
+    """Every kind of action, as typed."""
+    return ", ".join(_SYNTAX.get(kind, kind) for kind in TABLE_KINDS)
 
 
 def parse_action(text: str) -> tuple[str | None, str, int | None, str | None]:
