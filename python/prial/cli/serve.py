@@ -102,7 +102,7 @@ OPTIONS = (
     Option("--tls-client-ca", "tls_client_ca", "PEM CA bundle: require client certificates (mutual TLS)",
            group=SECURITY),
     Option("--auth-token-file", "auth_token_file", "bearer tokens, one a line: calls without one get "
-           "UNAUTHENTICATED (health checks are exempt)", group=SECURITY),
+           "UNAUTHENTICATED (health Check and List are exempt)", group=SECURITY),
     Option("--metrics-port", "metrics_port", "serve Prometheus metrics on this port (on --host)", PORT,
            group=OPERATIONS),
     Option("--grace", "grace_seconds", "seconds calls in flight get at shutdown", seconds(), group=OPERATIONS),

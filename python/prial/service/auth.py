@@ -14,10 +14,16 @@ from .observability import Observer
 from .registration import HANDLER_KINDS, HEALTH_SERVICE_NAME
 
 
+# Health checks with one answer: load balancers and orchestrators probe
+# with them and need no secret.  A health Watch stream stays open as long
+# as its client wants, so it needs a token like any call (gRPC's
+# client-side health checking sends the channel's call credentials with it).
+OPEN_METHODS = frozenset({f"/{HEALTH_SERVICE_NAME}/Check", f"/{HEALTH_SERVICE_NAME}/List"})
+
+
 class BearerTokenAuth(grpc.aio.ServerInterceptor):
     """Rejects calls without ``authorization: Bearer <token>`` (one of the
-    tokens in the file, one a line) with UNAUTHENTICATED.  Health checks are
-    exempt so load balancers can probe without a secret."""
+    tokens in the file, one a line) with UNAUTHENTICATED, but OPEN_METHODS."""
 
     def __init__(self, tokens: list[str], observer: Observer) -> None:
         self._accepted = [f"Bearer {t}".encode() for t in tokens]
@@ -33,7 +39,7 @@ class BearerTokenAuth(grpc.aio.ServerInterceptor):
 
     async def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
         handler = await continuation(details)
-        if handler is None or details.method.startswith(f"/{HEALTH_SERVICE_NAME}/"):
+        if handler is None or details.method in OPEN_METHODS:
             return handler
         if self._authorized(details.invocation_metadata or ()):
             return handler
