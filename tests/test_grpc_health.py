@@ -23,7 +23,7 @@ def watch(channel: grpc.Channel, service: str = "", **kwargs: object):
 
 
 def test_sigterm_tells_watchers_not_serving_and_closes_their_streams_first():
-    """gRPC's client-side health checking and Envoy hold a Watch stream per
+    """gRPC's client-side health checking holds a Watch stream per
     connection: the server must not wait out --grace for them."""
     with ServerProcess("--grace", "10", "--drain", "1") as server, grpc.insecure_channel(server.target) as channel:
         watchers = [watch(channel), watch(channel, "prial.v1.Prial")]

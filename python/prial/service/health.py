@@ -1,8 +1,8 @@
 """Standard health checking, ``grpc.health.v1.Health``: Check, List and Watch.
 
 Watch streams stay open as long as their client wants (a client watching
-for changes, as gRPC's client-side health checking and Envoy do, holds one
-per connection), so they are what a draining server must end itself: on
+for changes, as gRPC's client-side health checking does, holds one per
+connection), so they are what a draining server must end itself: on
 shutdown every watcher is sent NOT_SERVING and its stream is closed at
 once, instead of holding the server's stop for its whole grace period.
 
