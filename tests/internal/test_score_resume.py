@@ -95,3 +95,59 @@ def test_resume_refuses_another_job(log, tmp_path, monkeypatch):
     monkeypatch.undo()
     with pytest.raises(prial.ScoreError, match="different job"):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=5000), resume=True)
+
+
+def rewrite_keeping_size_and_times(path, old: bytes, new: bytes) -> None:
+    """Changes the first ``old`` in the file to ``new`` (as long), in place,
+    and puts its modification time back."""
+    assert len(old) == len(new)
+    before = os.stat(path)
+    data = path.read_bytes()
+    assert old in data
+    path.write_bytes(data.replace(old, new, 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+@pytest.fixture
+def csv_log(tmp_path):
+    path = tmp_path / "log.csv"
+    write_sample_log(str(path), 5_000, seed=8)
+    return path
+
+
+def test_resume_refuses_an_input_changed_with_the_same_size_and_times(csv_log, tmp_path, monkeypatch):
+    out = tmp_path / "out.csv"
+    commit, calls = Journal.commit, []
+
+    def crash_after_three(self, *args, **kwargs):
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return commit(self, *args, **kwargs)
+
+    monkeypatch.setattr(Journal, "commit", crash_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        prial.score_file(csv_log, out, options=prial.ScoreOptions(chunk_rows=1000))
+    monkeypatch.undo()
+    # A card of the first deal changed: a row the committed parts were made from.
+    first_row = csv_log.read_bytes().split(b"\n")[1]
+    rewrite_keeping_size_and_times(csv_log, first_row, first_row.replace(b"s", b"h", 1))
+    with pytest.raises(prial.ScoreError, match="is not the file the interrupted run read") as refused:
+        prial.score_file(csv_log, out, options=prial.ScoreOptions(chunk_rows=1000), resume=True)
+    assert refused.value.status == 1 and "--overwrite" in str(refused.value)
+    assert os.path.exists(f"{out}.parts/journal.jsonl") and not out.exists()
+
+
+def test_resume_of_a_complete_job_sees_an_input_changed_with_the_same_size_and_times(csv_log, tmp_path):
+    out = tmp_path / "out.csv"
+    prial.score_file(csv_log, out)
+    first_row = csv_log.read_bytes().split(b"\n")[1]
+    rewrite_keeping_size_and_times(csv_log, first_row, first_row.replace(b"s", b"h", 1))
+    again = prial.score_file(csv_log, out, resume=True)
+    assert not again.already_complete  # scored afresh, as the changed log
+    fresh = tmp_path / "fresh.csv"
+    prial.score_file(csv_log, fresh)
+    assert out.read_bytes() == fresh.read_bytes()
+    assert prial.score_file(csv_log, out, resume=True).already_complete

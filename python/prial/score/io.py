@@ -232,6 +232,14 @@ class InputReader:
             end = min(end + BLOCK_BYTES, self.size)
             yield batch, min(end, self._file.tell()) if self._file is not None else end
 
+    def position(self) -> int:
+        """How many of the file's first bytes have been read: where the
+        text reader has got (it reads ahead of the rows handed out), all
+        of a Parquet file (its footer, read first, describes all of it)."""
+        if self.fmt == "parquet" or self._file is None or self._file.closed:
+            return self.size
+        return min(self._file.tell(), self.size)
+
     @property
     def unit(self) -> str:
         """What ``done()`` and ``total`` count: rows of Parquet, which says

@@ -13,6 +13,7 @@ import pyarrow as pa
 from .adjudicate import repeated_ids, run_ids, whole_deal_cut
 from .chunk import score_table
 from .columns import DEAL_COLUMN
+from .fingerprint import InputHash, read_as_before
 from .formats import line_offset
 from .io import InputReader
 from .parts import Journal, OutputWriter, WriteFailure, assemble, read_arrow
@@ -63,17 +64,24 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     started = time.perf_counter()
     reader = InputReader(input, fmt_in, options.chunk_rows)
     journal = Journal.for_output(output)
-    stat = os.stat(input)
-    job = {"input": os.path.abspath(input), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
-           "format": fmt_in,
+    size = os.stat(input).st_size
+    # The input is known by its content (prial.score.fingerprint), not its times.
+    job = {"input": os.path.abspath(input), "size": size, "format": fmt_in,
            "options": repr(dataclasses.replace(options, threads=None))}  # threads do not change the output
-    if resume and not os.path.exists(journal.path):
-        done_before = summary_of_complete_job(output, errors, job)
+    if resume and not os.path.exists(journal.path) and os.path.exists(output):
+        with_content = InputHash(input)
+        done_before = summary_of_complete_job(output, errors, {**job, **with_content.advance(size)})
+        with_content.close()
         if done_before is not None:
             reader.close()
             journal.remove()  # what a kill during the last clean-up left
             return dataclasses.replace(done_before, already_complete=True)
-    entries = journal.start(job, resume)
+    try:
+        entries = journal.start(job, resume)
+        fingerprint = read_as_before(input, entries[-1] if entries else {})
+    except BaseException:
+        reader.close()
+        raise
     resumed_rows = entries[-1]["rows_end"] if entries else 0
     progress = progress or Progress("none")
     deal_log = DEAL_COLUMN in reader.schema.names
@@ -87,13 +95,14 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
             writer.put(read_arrow(journal.part_path(e["part"])))
         for chunk in whole_deals(reader.tables(skip=resumed_rows), deal_log):
             result = score_table(chunk, done, options, offset, split)
-            entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows))
+            entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows,
+                                          fingerprint.advance(reader.position())))
             writer.put(result.table)
             done += chunk.num_rows
             progress.update(done, reader.done())
         if not entries:  # an empty log still gets an output with its columns
             result = score_table(reader.schema.empty_table(), 0, options, offset)
-            entries.append(journal.commit(0, result, 0, 0))
+            entries.append(journal.commit(0, result, 0, 0, fingerprint.advance(size)))
             writer.put(result.table)
         writer.close()
     except WriteFailure as exc:
@@ -111,10 +120,14 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     finally:
         reader.close()
     try:
+        # The summary knows the whole input, for a resume of a complete job to recognise it.
+        whole = {**job, **fingerprint.advance(size)}
         summary = assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started,
-                           job=job, resumed_rows=resumed_rows)
+                           job=whole, resumed_rows=resumed_rows)
     except WriteFailure as exc:
         raise kept_for_resume(exc, journal) from None
+    finally:
+        fingerprint.close()
     progress.finish(done)
     return summary
 

@@ -171,9 +171,12 @@ class Journal:
         if result.errors.num_rows:
             write_arrow_atomically(result.errors, self.errors_path(index))
 
-    def commit(self, index: int, result: ChunkResult, rows_start: int, rows_end: int) -> dict:
+    def commit(self, index: int, result: ChunkResult, rows_start: int, rows_end: int,
+               read: dict | None = None) -> dict:
+        """Writes the part and its journal line; ``read`` (what the input
+        was when the part was read, ``prial.score.fingerprint``) goes in the line."""
         self.write_part(index, result)
-        entry = {
+        entry = {**(read or {}),
             "part": index, "rows_start": rows_start, "rows_end": rows_end,
             "rows_out": result.table.num_rows, "bad_rows": result.errors.num_rows,
             "deals": result.deals, "invalid_deals": result.invalid_deals,
