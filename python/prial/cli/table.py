@@ -7,7 +7,9 @@ import argparse
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+import types
+import typing
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,9 @@ OPTION_HELP = {
     "agreed_showdown": "whether the players in may agree to show (default: not in teen_patti)",
     "cover": "whether a player short of the least stake may cover the pot, with stacks (default: not in "
              "teen_patti)",
+    "retain_blind": "whether a blind player everyone folded to may keep the unseen hand into the next deal",
+    "shuffle": "when the pack is shuffled between deals: every_deal (default), or after_prial, the traditional "
+               "way",
 }
 
 
@@ -53,26 +58,43 @@ OPTION_HELP = {
 COUNTS = ("blind_turns", "see_cost")
 
 
-def raise_limit(text: str) -> int | str:
-    if text == "double":
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of chips or 'double', got {text!r}") from None
+def chips_or(words: tuple[str, ...]) -> Callable[[str], int | str]:
+    """An argparse type: a number of chips or one of ``words``."""
+
+    def parse(text: str) -> int | str:
+        if text in words:
+            return text
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of chips or {' or '.join(map(repr, words))}, "
+                                             f"got {text!r}") from None
+
+    parse.__name__ = "chips"
+    return parse
 
 
-raise_limit.__name__ = "raise limit"
+def _parts(hint: Any) -> list[Any]:
+    """The types a hint allows, unions flattened, None left out."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return [part for arg in typing.get_args(hint) for part in _parts(arg)]
+    return [] if hint is type(None) else [hint]
 
-# What each type of a TableRules field takes on the command line.
-_FLAG_KINDS: dict[str, dict[str, Any]] = {
-    "Game": {"choices": GAMES},
-    "int": {"type": CHIPS, "metavar": "CHIPS"},
-    "int | None": {"type": CHIPS, "metavar": "CHIPS"},
-    "RaiseLimit": {"type": raise_limit, "metavar": "CHIPS|double"},
-    "bool": {"action": argparse.BooleanOptionalAction},
-    "bool | None": {"action": argparse.BooleanOptionalAction},
-}
+
+def flag_kind(name: str, hint: Any) -> dict[str, Any]:
+    """How the flag of a TableRules field reads its value, from its type."""
+    parts = _parts(hint)
+    words = tuple(w for p in parts if typing.get_origin(p) is typing.Literal for w in typing.get_args(p))
+    if parts == [bool]:
+        return {"action": argparse.BooleanOptionalAction}
+    metavar = "N" if name in COUNTS else "CHIPS"
+    if int in parts and words:
+        return {"type": chips_or(words), "metavar": "|".join((metavar, *words))}
+    if int in parts:
+        return {"type": CHIPS, "metavar": metavar}
+    if words and all(typing.get_origin(p) is typing.Literal for p in parts):
+        return {"choices": words}
+    return {"metavar": "VALUE"}  # a kind of option not met before: TableRules itself checks the text
 
 
 def table_fields() -> list[dataclasses.Field[Any]]:
@@ -86,10 +108,10 @@ def flag(name: str) -> str:
 
 def add_table_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table (prial.TableRules; default: the game's)")
+    hints = typing.get_type_hints(TableRules)
     for f in table_fields():
-        kind = {**_FLAG_KINDS[str(f.type)], **({"metavar": "N"} if f.name in COUNTS else {})}
         group.add_argument(flag(f.name), dest=f"table_{f.name}", default=None,
-                           help=OPTION_HELP.get(f.name, "see docs/rules.md"), **kind)
+                           help=OPTION_HELP.get(f.name, "see docs/rules.md"), **flag_kind(f.name, hints[f.name]))
     add_rules_options(parser)
     for action in parser._actions:
         if action.dest == "rules":
