@@ -372,6 +372,11 @@ def p_text(p: float) -> str:
     return "< 1e-300" if p < 1e-300 else f"= {p:.2g}"
 
 
+def p_cell(p: float) -> str:
+    """A p-value in a table: "0.00312", or "< 1e-300" as ``p_text`` says."""
+    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
 def summaries(result: AuditResult) -> dict[str, str]:
     """One plain sentence per test."""
     words = {}

@@ -11,9 +11,10 @@ import io
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from .findings import AuditResult, DealingTest, PayoutGroup, group_label, label_of, mixes_laws
+from .findings import AuditResult, DealingTest, PayoutGroup, group_label, label_of, mixes_laws, p_cell
 
 # The charts' colours: data only (axes and text are black and greys).
 EXPECTED = "#555555"
@@ -36,12 +37,28 @@ def _pyplot():
     return plt
 
 
+@contextmanager
+def _drawing(size: tuple[float, float]) -> Iterator[tuple[object, object]]:
+    """A new figure and its axes, closed however the drawing ends: pyplot
+    keeps every figure not closed, so one failed chart would stay in memory."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=size)
+    try:
+        yield figure, axes
+    finally:
+        plt.close(figure)
+
+
+def _legend_aside(axes) -> None:
+    """The legend right of the plot, where it hides no point or bar."""
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
 def _svg(figure) -> str:
     """The figure as an inline ``<svg>`` element: no XML prologue, doctype,
     metadata or namespace URLs (an HTML page needs none of them)."""
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-    _pyplot().close(figure)
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
@@ -63,7 +80,6 @@ def _frequency_chart(tests: Sequence[DealingTest], title: str, xlabel: str, seve
     shown = [t for t in tests if t.frequencies]
     if not shown:
         return None
-    plt = _pyplot()
     names = [f.what for f in shown[0].frequencies]
     wide = len(names) > 12
     relative = not wide
@@ -71,7 +87,12 @@ def _frequency_chart(tests: Sequence[DealingTest], title: str, xlabel: str, seve
     def scale(f, value: float) -> float:
         return value / f.expected if relative else value
 
-    figure, axes = plt.subplots(figsize=(11 if wide else 8, 4.2))
+    with _drawing((11 if wide else 8, 4.2)) as (figure, axes):
+        return _draw_frequencies(figure, axes, shown, names, scale, title, xlabel, several, wide, relative)
+
+
+def _draw_frequencies(figure, axes, shown: Sequence[DealingTest], names: list[str], scale, title: str,
+                      xlabel: str, several: bool, wide: bool, relative: bool) -> str:
     positions = range(len(names))
     width = 0.8 / (len(shown) + 1)
     for index, test in enumerate(shown):
@@ -100,8 +121,12 @@ def _p_value_chart(tests: Sequence[DealingTest], alpha: float, title: str, sever
     shown = _shown(tests, MAX_GROUPS_SHOWN)
     if not shown:
         return None
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(8, 0.9 + 0.28 * len(shown)))
+    with _drawing((8, 0.9 + 0.28 * len(shown))) as (figure, axes):
+        return _draw_p_values(figure, axes, tests, shown, alpha, title, several)
+
+
+def _draw_p_values(figure, axes, tests: Sequence[DealingTest], shown: list[DealingTest], alpha: float, title: str,
+                   several: bool) -> str:
     values = [max(t.p_adjusted if t.p_adjusted is not None else 1.0, 1e-300) for t in shown]
     heights = [-math.log10(v) for v in values]
     labels = [label_of(t, several) for t in shown]
@@ -114,7 +139,7 @@ def _p_value_chart(tests: Sequence[DealingTest], alpha: float, title: str, sever
     axes.set_ylabel("group")
     axes.set_title(title + (f" (the {len(shown)} smallest of {sum(t.p_value is not None for t in tests)})"
                             if len(shown) < sum(t.p_value is not None for t in tests) else ""))
-    axes.legend(fontsize=8, loc="lower right")
+    _legend_aside(axes)
     return _svg(figure)
 
 
@@ -122,10 +147,15 @@ def _dispute_chart(groups: Sequence[PayoutGroup]) -> str | None:
     shown = sorted((g for g in groups if g.adjudicated), key=lambda g: -(g.rate or 0.0))[:MAX_GROUPS_SHOWN]
     if not shown:
         return None
-    plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(8, 0.9 + 0.28 * len(shown)))
+    with _drawing((8, 0.9 + 0.28 * len(shown))) as (figure, axes):
+        return _draw_disputes(figure, axes, shown)
+
+
+def _draw_disputes(figure, axes, shown: list[PayoutGroup]) -> str:
     rates = [100 * (g.rate or 0.0) for g in shown]
-    errors = [[r - 100 * g.low for r, g in zip(rates, shown)], [100 * g.high - r for r, g in zip(rates, shown)]]
+    # Error bars may not be negative: a rate of 0 or 100 % is its interval's end.
+    errors = [[max(0.0, r - 100 * g.low) for r, g in zip(rates, shown)],
+              [max(0.0, 100 * g.high - r) for r, g in zip(rates, shown)]]
     axes.errorbar(rates, range(len(shown)), xerr=errors, fmt="s", color=DISPUTES, capsize=3, markersize=6,
                   label="dispute rate, with its 95 % interval")
     axes.set_yticks(range(len(shown)))
@@ -135,7 +165,7 @@ def _dispute_chart(groups: Sequence[PayoutGroup]) -> str | None:
     axes.set_xlabel("deals whose logged winner differs from prial's adjudication (%)")
     axes.set_ylabel("group")
     axes.set_title("Payouts: dispute rate per group")
-    axes.legend(fontsize=8, loc="lower right")
+    _legend_aside(axes)
     return _svg(figure)
 
 
@@ -195,7 +225,7 @@ def _dealing_section(result: AuditResult, kind: str, heading: str, frequency_tit
         parts.append("<p>The groups that stand out, largest effect first:</p>")
         parts.append(_table(
             ["group", "deals", "adjusted p", "seat", "most deviant", "observed", "expected", "residual (sd)"],
-            [[label_of(t, several), t.deals, f"{t.p_adjusted:.3g}", t.effect.seat, t.effect.what,
+            [[label_of(t, several), t.deals, p_cell(t.p_adjusted), t.effect.seat, t.effect.what,
               t.effect.observed, round(t.effect.expected, 1), round(t.effect.residual, 2)]
              for t in flagged if t.effect is not None and t.p_adjusted is not None]))
     untested = [t for t in tests if t.untested]

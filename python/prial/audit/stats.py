@@ -84,4 +84,5 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     centre = p + z * z / (2 * trials)
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
     scale = 1 + z * z / trials
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+    # The interval holds p; rounding must not put p outside it (at 0 or 1).
+    return max(0.0, min(p, (centre - spread) / scale)), min(1.0, max(p, (centre + spread) / scale))

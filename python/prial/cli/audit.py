@@ -83,7 +83,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def print_audit(result: AuditResult) -> None:
     """The findings in words, then the groups that stand out."""
-    from ..audit.findings import group_label, label_of, mixes_laws
+    from ..audit.findings import group_label, label_of, mixes_laws, p_cell
 
     print(f"{result.input}: {result.rows:,} rows, {result.deals:,} deal{'s' if result.deals != 1 else ''}"
           + (f", {result.bad_rows:,} bad row{'s' if result.bad_rows != 1 else ''} left out (prial score lists "
@@ -94,7 +94,7 @@ def print_audit(result: AuditResult) -> None:
         print(f"\n{heading}: {result.summaries[kind]}")
         if kind in result.dealing and result.flagged(kind):
             print_table(["group", "adjusted p", "seat", "most deviant", "observed", "expected", "residual"],
-                        [[label_of(t, mixes_laws(result.dealing[kind])), f"{t.p_adjusted:.3g}", t.effect.seat,
+                        [[label_of(t, mixes_laws(result.dealing[kind])), p_cell(t.p_adjusted), t.effect.seat,
                           t.effect.what,
                           t.effect.observed, round(t.effect.expected, 1), round(t.effect.residual, 2)]
                          for t in result.flagged(kind) if t.effect is not None and t.p_adjusted is not None])

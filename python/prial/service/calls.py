@@ -210,7 +210,8 @@ async def end(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message:
 
 
 class IdleTimeout(Exception):
-    """The client sent no request message within the idle limit."""
+    """The client sent no request message within the idle limit, or before
+    the call's deadline."""
 
 
 def decode(request_type: type[Message], data: bytes, where: str = "") -> Any:
@@ -246,6 +247,17 @@ async def _let_go(requests: AsyncIterator[bytes]) -> None:
     close = getattr(requests.__aiter__(), "aclose", None)
     if close is not None:
         await close()
+
+
+# A call's deadline is read back through two clocks (gRPC core's and the
+# wall clock): a call cut off within this of its deadline was cut off by it.
+DEADLINE_SLACK = 0.005
+
+
+def _expired(context: grpc.aio.ServicerContext, slack: float = DEADLINE_SLACK) -> bool:
+    """Whether the call's deadline has passed (or is within ``slack``)."""
+    remaining = context.time_remaining()
+    return remaining is not None and remaining <= slack
 
 
 def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -296,11 +308,12 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
             call.cancel = call.cancel or CancelFlag()
             return await asyncio.get_running_loop().run_in_executor(runtime.pool, work)
 
-        def finish(self: Any, call: Call, admitted: bool, cancelled: bool) -> None:
+        def finish(self: Any, call: Call, admitted: bool, cancelled: bool, context: grpc.aio.ServicerContext) -> None:
             if admitted:
                 self.runtime.admission.end_call(method)
             if cancelled:
-                call.code = grpc.StatusCode.CANCELLED
+                # Cut off by its deadline, else by its client or the shutdown.
+                call.code = grpc.StatusCode.DEADLINE_EXCEEDED if _expired(context) else grpc.StatusCode.CANCELLED
                 if call.cancel is not None:
                     call.cancel.cancel()
             self.runtime.observer.finish(call)
@@ -326,7 +339,8 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                             response = await run(self, data, call, index)
                             index += 1
                             yield response
-                        cancelled = context.cancelled()
+                        # The stream ends when its deadline cuts it off too.
+                        cancelled = context.cancelled() or _expired(context)
                         return
                     except (asyncio.CancelledError, GeneratorExit):  # GeneratorExit: the client went away mid-stream
                         cancelled = True
@@ -335,7 +349,7 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                         refusal = _refusal(call, exc, default_field)
                     await end(context, *refusal)  # outside the except block: see end
                 finally:
-                    finish(self, call, admitted, cancelled)
+                    finish(self, call, admitted, cancelled, context)
                     await _let_go(requests)
 
             return streaming
@@ -347,12 +361,14 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
             try:
                 try:
                     data = await _next_message(requests, self.runtime.idle_seconds, "request message")
+                    if data is None and _expired(context):  # its deadline cut it off first
+                        raise IdleTimeout("no request message before the call's deadline")
                     if data is None:
                         raise InvalidHandError("the call ended without a request message", field="")
                     self.runtime.admission.start_call(method)
                     admitted = True
                     response = await run(self, data, call)
-                    cancelled = context.cancelled()  # while it ran: the answer goes nowhere
+                    cancelled = context.cancelled() or _expired(context, 0)  # the answer goes nowhere
                     return response
                 except asyncio.CancelledError:
                     cancelled = True
@@ -362,7 +378,7 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                 await end(context, *refusal)  # outside the except block: see end
                 return None
             finally:
-                finish(self, call, admitted, cancelled)
+                finish(self, call, admitted, cancelled, context)
                 await _let_go(requests)
 
         return unary
