@@ -208,3 +208,42 @@ def test_a_sample_log_into_a_missing_directory_is_one_line(tmp_path, capsys):
     assert main(["sample", "--deals", "3", "-o", str(missing / "log.csv")]) == 1
     assert one_error(capsys) == (f"prial: error: cannot write the log {missing / 'log.csv'}: "
                                  f"there is no directory {missing}\n")
+
+
+def interrupted_run(log, out, monkeypatch, *argv: str) -> None:
+    """A job stopped as by Ctrl-C after its first chunks, its parts kept."""
+    from prial.score import local_engine
+
+    real, calls = local_engine.score_table, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(local_engine, "score_table", interrupted)
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100", *argv]) == 130
+    monkeypatch.setattr(local_engine, "score_table", real)
+    assert os.path.exists(f"{out}.parts/journal.jsonl")
+
+
+@pytest.mark.parametrize("change, says", [
+    ("input", "the input has changed since it began"),
+    ("options", "its options differ"),
+])
+def test_resuming_another_job_says_overwrite_in_a_sentence(log, tmp_path, monkeypatch, capsys, change, says):
+    out = tmp_path / "out.csv"
+    interrupted_run(log, out, monkeypatch)
+    capsys.readouterr()
+    if change == "input":
+        with open(log, "a") as f:
+            f.write("200000,0,\"As Ks Qs\",false,false,false,true\n")
+    extra = ["--describe"] if change == "options" else []
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100", "--resume", *extra]) == 1
+    line = one_error(capsys)
+    assert line == (f"prial: error: {out}.parts holds a partial run of another job ({says}), which --resume cannot "
+                    "continue: --overwrite instead of --resume starts this job over\n")
+    assert "{" not in line
+    # as it says: --overwrite starts over, and the job completes
+    assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100", "--overwrite", *extra]) == 0

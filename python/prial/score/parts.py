@@ -99,6 +99,22 @@ def read_arrow(path: str) -> pa.Table:
         return pa.ipc.open_file(source).read_all()
 
 
+def _how_it_differs(header: object, job: dict) -> str:
+    """What makes a journal's job another than ``job``, in words."""
+    if not isinstance(header, dict):
+        return "its journal has no header"
+    if header.get("input") != job.get("input"):
+        return f"it scores {header.get('input')}"
+    said = []
+    if any(header.get(key) != job.get(key) for key in set(header) | set(job) if key not in ("format", "options")):
+        said.append("the input has changed since it began")
+    if header.get("format") != job.get("format"):
+        said.append(f"it reads the input as {header.get('format')}")
+    if header.get("options") != job.get("options"):
+        said.append("its options differ")
+    return "; ".join(said)
+
+
 class Journal:
     """The parts directory of one output and its journal of committed parts."""
 
@@ -122,8 +138,9 @@ class Journal:
         if resume and os.path.exists(self.path):
             header, entries, good_bytes = self._read()
             if header != job:
-                raise ScoreError(f"{self.dir} belongs to a different job ({header}); "
-                                 "run without --resume to start over")
+                raise ScoreError(f"{self.dir} holds a partial run of another job ({_how_it_differs(header, job)}), "
+                                 "which --resume cannot continue: --overwrite instead of --resume starts this "
+                                 "job over", status=1)
             with open(self.path, "rb+") as f:  # drop a line torn by the kill
                 f.truncate(good_bytes)
                 os.fsync(f.fileno())
