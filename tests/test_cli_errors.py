@@ -152,3 +152,33 @@ def test_from_python_a_file_not_its_format_raises_the_log_error(tmp_path, name):
         prial.score_file(path, tmp_path / "out.csv")
     with pytest.raises(prial.ScoreError, match=f"^cannot read {path} as "):
         prial.audit_file(path)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["bench", "--hands", "100000000000000"], "--hands 100,000,000,000,000 is too large: batches of that many hands "
+                                              "would need at least 800.0 TB of memory, and "),
+    (["bench", "--scalar-hands", "100000000000000"], "--scalar-hands 100,000,000,000,000 is too large: "),
+    (["bench", "--deals", "100000000000000"], "--deals 100,000,000,000,000 is too large: "),
+    (["sample", "--deals", "100000000000000", "-o", "{tmp}/log.csv"],
+     "--deals 100,000,000,000,000 is too large: a csv log of that many deals would need at least "),
+    (["sample", "--deals", "100000000000000", "-o", "{tmp}/log.parquet"], "a parquet log of that many deals"),
+])
+def test_a_size_this_machine_cannot_hold_is_one_line_with_the_limit(argv, says, tmp_path, capsys):
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 1
+    err = one_error_line(capsys)
+    assert says in err and " here)" in err and "(at most " in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["score", "x.csv", "--bogus"], "prial score"),
+    (["sample", "--deals", "3", "-o", "x.csv", "--strict"], "prial sample"),
+    (["call", "health", "--bogus"], "prial call health"),
+])
+def test_an_unknown_argument_points_at_its_commands_help(argv, command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    line = one_error_line(capsys)
+    assert line == f"prial: error: unrecognized arguments: {argv[-1]} (see: {command} --help)\n"

@@ -35,3 +35,15 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
     monkeypatch.setattr(backend, "Evaluator", interrupted)
     assert main(["rank", "3s 2h Ah"]) == 130
     assert capsys.readouterr().err == "prial: interrupted\n"
+
+
+def test_an_allocation_that_fails_anyway_is_not_called_a_bug(monkeypatch, capsys):
+    from prial.cli import bench
+
+    def too_much(*args, **kwargs):
+        raise MemoryError("Unable to allocate 279. GiB for an array with shape (100000000000, 3) and data type uint8")
+
+    monkeypatch.setattr(bench, "random_hands", too_much)
+    assert main(["bench", "--hands", "1000", "--repeat", "1"]) == 1
+    err = one_error_line(capsys)
+    assert err.startswith("prial: error: not enough memory: Unable to allocate 279. GiB") and "bug" not in err

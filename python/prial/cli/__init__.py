@@ -124,6 +124,8 @@ def runtime_message(exc: Exception) -> str:
         top = exc.name.split(".")[0]
         if top in EXTRAS:
             return f"this needs {top}, which is not installed: pip install \"prial[{EXTRAS[top]}]\""
+    if isinstance(exc, MemoryError):  # numpy's says how much it asked for
+        return f"not enough memory: {exc}" if str(exc) else "not enough memory"
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"{exc.filename}: {exc.strerror or exc}"
     if isinstance(exc, OSError):

@@ -27,6 +27,7 @@ from ..cards import format_cards, random_hands
 from ..evaluator import Evaluator
 from ..play.odds import equity
 from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_args, rules_text
+from .limits import check_memory
 
 WIDTH = 100  # columns of the printed report
 
@@ -308,7 +309,18 @@ SECTIONS: list[Callable[[Evaluator, argparse.Namespace], Section]] = [
 ]
 
 
+# Memory a figure's items take at their peak (lower bounds, measured: the
+# hands, their keys and the numpy baseline's temporaries; Python lists of
+# three ints; a 13-card deal and its split).
+BYTES_PER_HAND = 8
+BYTES_PER_SCALAR_HAND = 100
+BYTES_PER_DEAL = 32
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    check_memory("--hands", args.hands, BYTES_PER_HAND, "batches of that many hands")
+    check_memory("--scalar-hands", args.scalar_hands, BYTES_PER_SCALAR_HAND, "that many hands as Python lists")
+    check_memory("--deals", args.deals, BYTES_PER_DEAL, "that many deals and their splits")
     ev = Evaluator(rules_from_args(args))
     sections = [section(ev, args) for section in SECTIONS]
     by_name = {f.name: f for section in sections for f in section.figures}

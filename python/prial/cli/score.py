@@ -9,10 +9,11 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from ..score.formats import FORMATS
+from ..score.formats import FORMATS, detect_format
 from ..score.progress import MODES, Progress
 from ..score.types import ENGINES, SAMPLE_WON
 from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
+from .limits import check_disk
 
 if TYPE_CHECKING:
     from ..score.sample import Bias
@@ -61,6 +62,11 @@ def interrupted_state(args: argparse.Namespace) -> str:
             f"{shlex.join(['prial', *argv, '--resume'])}")
 
 
+# Bytes a sample log's row takes at least, by format (measured: about 43,
+# 115 and 8 for four players; a Parquet row of fewer players takes more).
+SAMPLE_ROW_BYTES = {"csv": 30, "jsonl": 80, "parquet": 4}
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, met as Ctrl-C is: what was being written is removed."""
 
@@ -77,6 +83,9 @@ def cmd_sample(args: argparse.Namespace) -> int:
     except ValueError:  # not the main thread: SIGTERM stays as it was
         previous = None
     try:
+        fmt = detect_format(args.output, args.format)
+        check_disk("--deals", args.deals, args.players * SAMPLE_ROW_BYTES[fmt], f"a {fmt} log of that many deals",
+                   args.output)
         rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format,
                                 dealers=args.dealers, bias=args.bias or (), overwrite=args.overwrite, won=args.won)
     except ScoreError as exc:
