@@ -170,7 +170,7 @@ def _refusal(call: Call, exc: Exception, default_field: str) -> Refusal:
     held the request."""
     if isinstance(exc, InvalidHandError):
         refusal = _invalid(exc, default_field)
-    elif isinstance(exc, (ResourceExhausted, IdleTimeout)):
+    elif isinstance(exc, (ResourceExhausted, IdleTimeout, DeadlinePassed)):
         code = grpc.StatusCode.RESOURCE_EXHAUSTED if isinstance(exc, ResourceExhausted) \
             else grpc.StatusCode.DEADLINE_EXCEEDED
         refusal = code, str(exc), ()
@@ -210,8 +210,13 @@ async def end(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message:
 
 
 class IdleTimeout(Exception):
-    """The client sent no request message within the idle limit, or before
-    the call's deadline."""
+    """The client sent no request message within the idle limit."""
+
+
+class DeadlinePassed(Exception):
+    """The call's deadline passed before its request came or its answer was
+    ready: DEADLINE_EXCEEDED, on the wire as in the log (an answer the
+    client no longer waits for is not sent)."""
 
 
 def decode(request_type: type[Message], data: bytes, where: str = "") -> Any:
@@ -337,6 +342,8 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                                 self.runtime.admission.start_call(method)
                                 admitted = True
                             response = await run(self, data, call, index)
+                            if _expired(context, 0):
+                                raise DeadlinePassed(f"the call's deadline passed while batch {index} was answered")
                             index += 1
                             yield response
                         # The stream ends when its deadline cuts it off too.
@@ -362,13 +369,15 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                 try:
                     data = await _next_message(requests, self.runtime.idle_seconds, "request message")
                     if data is None and _expired(context):  # its deadline cut it off first
-                        raise IdleTimeout("no request message before the call's deadline")
+                        raise DeadlinePassed("no request message before the call's deadline")
                     if data is None:
                         raise InvalidHandError("the call ended without a request message", field="")
                     self.runtime.admission.start_call(method)
                     admitted = True
                     response = await run(self, data, call)
-                    cancelled = context.cancelled() or _expired(context, 0)  # the answer goes nowhere
+                    if _expired(context, 0):
+                        raise DeadlinePassed("the call's deadline passed while it was answered")
+                    cancelled = context.cancelled()  # while it ran: the answer goes nowhere
                     return response
                 except asyncio.CancelledError:
                     cancelled = True
