@@ -465,7 +465,7 @@ def test_calls_past_their_deadline_stop_burning_cpu():
         burnt = process_cpu_seconds(big.proc.pid) - before
         assert burnt < 0.5, f"{burnt:.2f} CPU-seconds burnt after every deadline had passed"
         assert timed_health(big.target) < 2
-        big.wait_for_log('"method": "Equity", "code": "CANCELLED"', count=8)
+        big.wait_for_log('"method": "Equity", "code": "DEADLINE_EXCEEDED"', count=8)
 
 
 def test_equity_work_is_capped_before_it_starts(channel):

@@ -49,7 +49,8 @@ def test_watch_streams_count_against_the_total_and_the_connection():
         await health.set("", SERVING)
         await health.enter_graceful_shutdown()
         await asyncio.wait_for(asyncio.gather(*watches), 5)
-        assert [(c.written, c.code) for c in contexts[:3]] == [([SERVING, NOT_SERVING], grpc.StatusCode.UNAVAILABLE)] * 3
+        assert [(c.written, c.code) for c in contexts[:3]] == \
+            [([SERVING, NOT_SERVING], grpc.StatusCode.UNAVAILABLE)] * 3
         # Ended, they make room again (here: told NOT_SERVING and let go at once).
         late = Context("ipv4:10.0.0.1:1")
         await health.Watch(health_pb2.HealthCheckRequest(), late)

@@ -346,8 +346,10 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
                                 raise DeadlinePassed(f"the call's deadline passed while batch {index} was answered")
                             index += 1
                             yield response
-                        # The stream ends when its deadline cuts it off too.
-                        cancelled = context.cancelled() or _expired(context)
+                        if _expired(context):  # its deadline cut it off, not its client
+                            raise DeadlinePassed(f"no batch after batch {index - 1} before the call's deadline"
+                                                 if index else "no request message before the call's deadline")
+                        cancelled = context.cancelled()
                         return
                     except (asyncio.CancelledError, GeneratorExit):  # GeneratorExit: the client went away mid-stream
                         cancelled = True
