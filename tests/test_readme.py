@@ -98,3 +98,13 @@ def test_every_transcript_prints_what_the_docs_show(tmp_path):
             done = subprocess.run([sys.executable, "-m", "prial", *argv[1:]], capture_output=True, text=True,
                                   timeout=60, cwd=tmp_path)
             assert (done.stdout + done.stderr).splitlines() == lines, f"{page}: $ {command}"
+
+
+def test_no_shell_block_holds_a_synopsis():
+    """A line with [--option] brackets is a command's form, not a command:
+    pasted into a shell it fails, so it belongs in a text block."""
+    for page in [README, *sorted((README.parent / "docs").glob("*.md"))]:
+        for block in re.findall(r"```(?:bash|sh|shell|console)\n(.*?)```", page.read_text(), flags=re.S):
+            for line in block.splitlines():
+                command = line.split("#")[0]
+                assert not re.search(r"\[-|\[[A-Z]", command), f"{page.name}: {line}"

@@ -32,11 +32,33 @@ EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask", "matplotlib":
 DEBUG_HELP = "show the Python traceback of an unexpected error"
 
 
+# Where a parsed namespace notes the innermost (sub)command that read it.
+_COMMAND = "_prial_command"
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, with its mistakes said in one line (not the usage block)."""
+    """argparse, with its mistakes said in one line (not the usage block),
+    pointing at the help of the command they were made in."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"prial: error: {message} (see: {self.prog} --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, extras = super().parse_known_args(args, namespace)
+        if not hasattr(parsed, _COMMAND):  # a subcommand's parser returns first
+            setattr(parsed, _COMMAND, self.prog)
+        return parsed, extras
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        # argparse finds an unknown argument only here, at the top, once
+        # the subcommand's parser has returned: the hint names that one's
+        # help (prial score --help), where the arguments it knows are.
+        parsed, extras = self.parse_known_args(args, namespace)
+        command = getattr(parsed, _COMMAND, self.prog)
+        delattr(parsed, _COMMAND)
+        if extras:
+            self.exit(2, f"prial: error: unrecognized arguments: {' '.join(extras)} (see: {command} --help)\n")
+        return parsed
 
 
 def build_parser() -> argparse.ArgumentParser:
