@@ -93,7 +93,7 @@ def test_resume_refuses_another_job(log, tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=4000))
     monkeypatch.undo()
-    with pytest.raises(prial.ScoreError, match="different job"):
+    with pytest.raises(prial.ScoreError, match=r"holds a partial run of another job \(its options differ\)"):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=5000), resume=True)
 
 
