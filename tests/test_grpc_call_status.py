@@ -93,3 +93,42 @@ def test_calls_their_client_cancels_are_cancelled(server):
         for call in calls:
             call.cancel()
     assert settled(server, "Equity", before + 2)[before:] == ["CANCELLED"] * 2
+
+
+def test_every_call_that_expires_on_arrival_leaves_one_line_and_one_sample(server):
+    """Requests whose deadline (1 us) has passed when they arrive, sent
+    frame by frame so that each reaches the server: each is answered
+    DEADLINE_EXCEEDED on the wire (some were answered OK) and logged and
+    counted once as such."""
+    import h2.events
+
+    from .test_hostile import RawConnection
+
+    message = pb.EvaluateRequest(hands=["3s 2h Ah"]).SerializeToString()
+    frame = b"\x00" + len(message).to_bytes(4, "big") + message
+    before = len(logged(server, "Evaluate"))
+    counted_before = counted(server, "Evaluate", "DEADLINE_EXCEEDED")
+    conn = RawConnection(server.port)
+    answers: list[str] = []
+    try:
+        for round_ in range(4):
+            for _ in range(50):
+                stream = conn.conn.get_next_available_stream_id()
+                conn.conn.send_headers(stream, [
+                    (":method", "POST"), (":scheme", "http"), (":path", "/prial.v1.Prial/Evaluate"),
+                    (":authority", "127.0.0.1"), ("content-type", "application/grpc"), ("te", "trailers"),
+                    ("grpc-timeout", "1u")])
+                conn.conn.send_data(stream, frame, end_stream=True)
+            conn.flush()
+            deadline = time.monotonic() + 10
+            while len(answers) < 50 * (round_ + 1) and time.monotonic() < deadline:
+                for event in conn.events(0.2):
+                    if isinstance(event, (h2.events.TrailersReceived, h2.events.ResponseReceived)):
+                        headers = {k.decode(): v.decode() for k, v in event.headers}
+                        if "grpc-status" in headers:
+                            answers.append(headers["grpc-status"])
+    finally:
+        conn.close()
+    assert answers == [str(grpc.StatusCode.DEADLINE_EXCEEDED.value[0])] * 200
+    assert settled(server, "Evaluate", before + 200)[before:] == ["DEADLINE_EXCEEDED"] * 200
+    assert counted(server, "Evaluate", "DEADLINE_EXCEEDED") - counted_before == 200
