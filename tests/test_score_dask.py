@@ -120,3 +120,15 @@ def test_dask_names_the_line_of_a_misshapen_csv_row(cluster, tmp_path):
                                                r"line 10, saw 8; the local engine sends such a row to the errors"):
         prial.score_file(log, tmp_path / "out.csv", engine="dask", scheduler=cluster.scheduler_address)
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_dask_names_the_line_of_a_misshapen_row_in_a_file_of_hands(cluster, tmp_path):
+    """Without deal ids nothing reads the file before the partitions are
+    scored, past the first rows Dask reads for the columns' types."""
+    log = tmp_path / "hands.csv"
+    log.write_text("cards\n" + "As Ks Qs\n" * 40_000 + "2c 3c 4c,extra\n7h 7d 7s\n")
+    says = r"on the dask engine: Expected 1 fields in line 40002, saw 2; "
+    with pytest.raises(prial.ScoreError, match=says):
+        prial.score_file(log, tmp_path / "out.csv", engine="dask", scheduler=cluster.scheduler_address)
+    with pytest.raises(prial.ScoreError, match=says):
+        prial.audit_file(log, engine="dask", scheduler=cluster.scheduler_address)

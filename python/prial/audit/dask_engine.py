@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import pyarrow as pa
 
-from ..score.dask_engine import dask_frame, split_deals_of_frame
+from ..score.dask_engine import csv_read_errors, dask_frame, split_deals_of_frame
 from ..score.io import InputReader
 from ..score.progress import Progress
 from ..score.types import ScoreError
@@ -48,7 +48,8 @@ def audit_dask(input: str, fmt: str, options: AuditOptions, scheduler: str | Non
             progress.begin("auditing", unit="partitions", total=len(futures))
             try:
                 for done, future in enumerate(futures, 1):
-                    tally.add(future.result())
+                    with csv_read_errors(input):  # a log without deal ids is first read here
+                        tally.add(future.result())
                     progress.update(tally.rows, done)
             except BaseException:
                 for future in futures:

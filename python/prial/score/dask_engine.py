@@ -197,7 +197,8 @@ def score_dask(input: str, output: str, fmt_in: str, fmt_out: str, options: Scor
                 meta=_STATS_META, enforce_metadata=False,
             )
             futures = client.compute(scored.to_delayed())
-            entries = _write_in_order(futures, journal, output, fmt_out, progress or Progress("none"))
+            with csv_read_errors(input):  # a log without deal ids is first read here
+                entries = _write_in_order(futures, journal, output, fmt_out, progress or Progress("none"))
         summary = assemble(journal, entries, input, output, errors, seconds=time.perf_counter() - started,
                            job=job, engine="dask")
     except BaseException:
