@@ -31,10 +31,12 @@ def tally_table(table: pa.Table, options: AuditOptions, split: pa.Array | None,
     chunk = None
     for following in whole_deals(_slices(table, options), DEAL_COLUMN in table.column_names):
         if chunk is not None:  # one chunk behind, to know the last
-            tally.add(_tally(chunk, tally.rows, options, None, split, (loose_ends[0] and not tally.rows, False)))
+            tally.add(_tally(chunk[0], tally.rows, options, None, split,
+                             (loose_ends[0] and not tally.rows, chunk[1][1])))
         chunk = following
     if chunk is not None:
-        tally.add(_tally(chunk, tally.rows, options, None, split, (loose_ends[0] and not tally.rows, loose_ends[1])))
+        tally.add(_tally(chunk[0], tally.rows, options, None, split,
+                         (loose_ends[0] and not tally.rows, chunk[1][1] or loose_ends[1])))
     return tally
 
 
@@ -58,8 +60,8 @@ def tally_file(input: str, fmt: str, options: AuditOptions, progress: Progress) 
     tally = Tally(by=options.by, limit=options.limit)
     offset = line_offset(fmt)
     try:
-        for chunk in whole_deals(reader.tables(), deal_log):
-            tally.add(_tally(chunk, tally.rows, options, offset, split))
+        for chunk, loose_ends in whole_deals(reader.tables(), deal_log):
+            tally.add(_tally(chunk, tally.rows, options, offset, split, loose_ends))
             progress.update(tally.rows, reader.done())
     finally:
         reader.close()

@@ -57,16 +57,26 @@ def deal_run_starts(ids: pa.Array) -> np.ndarray:
     return np.concatenate([[0], np.flatnonzero(change) + 1]).astype(np.int64)
 
 
-def whole_deal_cut(ids: pa.Array) -> int:
-    """Where a stretch of the log may end so that the rest holds its last
-    deal whole: the start of its last run not just after a row without an
-    id (that row may be of the deal before or after it, and the
-    adjudication of both must see it)."""
+def whole_deal_cut(ids: pa.Array, most: int) -> tuple[int, bool]:
+    """(where a stretch of the log may end so that the rest holds its last
+    deal whole, does a row without an id follow that end).
+
+    The end is the start of the last run not just after a row without an
+    id: that row may be of the deal before or after it, and the
+    adjudication of both must see it.  But rows without ids in a row would
+    then make the rest grow without bound, so a rest of more than ``most``
+    rows ending in such rows is cut after the last row with an id (its
+    deal is then told that a row without an id follows), or, with none,
+    before the last row (whose next deal then has it in its run)."""
     starts = deal_run_starts(ids)
-    if ids.null_count:
-        valid = _valid(ids)
+    valid = _valid(ids) if ids.null_count else None
+    if valid is not None:
         starts = starts[(starts == 0) | valid[np.maximum(starts - 1, 0)]]
-    return int(starts[-1])
+    cut = int(starts[-1])
+    if valid is None or len(ids) - cut <= most or valid[-1]:
+        return cut, False
+    with_id = np.flatnonzero(valid)
+    return (int(with_id[-1]) + 1, True) if len(with_id) else (len(ids) - 1, False)
 
 
 def run_ids(ids: pa.Array) -> pa.Array:

@@ -22,23 +22,29 @@ from .targets import summary_of_complete_job
 from .types import ScoreError, ScoreOptions, ScoreSummary
 
 
-def whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[pa.Table]:
-    """Chunks that never split a deal: the last deal of each chunk is
-    carried over to the next (a deal longer than a chunk grows the chunk),
-    with the deal before it if a row without a deal id lies between them."""
+# Rows a chunk may carry over to the next, if fewer than a chunk: past
+# this, a long stretch of rows without deal ids is cut (whole_deal_cut).
+CARRY_ROWS = 1 << 16
+
+
+def whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[tuple[pa.Table, tuple[bool, bool]]]:
+    """Chunks that never split a deal, with their ``loose_ends`` for
+    ``score_table``: the last deal of each chunk is carried over to the
+    next (a deal longer than a chunk grows the chunk), with the deal before
+    it if a row without a deal id lies between them (``whole_deal_cut``)."""
     carry: pa.Table | None = None
     for table in tables:
         chunk = pa.concat_tables([carry, table]) if carry is not None else table
         if not deal_log or chunk.num_rows == 0:
             carry = None
-            yield chunk
+            yield chunk, (False, False)
             continue
-        cut = whole_deal_cut(chunk[DEAL_COLUMN].combine_chunks())
+        cut, loose_end = whole_deal_cut(chunk[DEAL_COLUMN].combine_chunks(), max(table.num_rows, CARRY_ROWS))
         carry = chunk.slice(cut)
         if cut:
-            yield chunk.slice(0, cut)
+            yield chunk.slice(0, cut), (False, loose_end)
     if carry is not None and carry.num_rows:
-        yield carry
+        yield carry, (False, False)
 
 
 def split_deals(input: str, fmt: str, chunk_rows: int, progress: Progress) -> pa.Array:
@@ -93,8 +99,8 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     try:
         for e in entries:  # parts of the interrupted run come first
             writer.put(read_arrow(journal.part_path(e["part"])))
-        for chunk in whole_deals(reader.tables(skip=resumed_rows), deal_log):
-            result = score_table(chunk, done, options, offset, split)
+        for chunk, loose_ends in whole_deals(reader.tables(skip=resumed_rows), deal_log):
+            result = score_table(chunk, done, options, offset, split, loose_ends)
             entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows,
                                           fingerprint.advance(reader.position())))
             writer.put(result.table)
