@@ -28,6 +28,11 @@ REQUESTS = {
                                     "discards": "3c"}],
                        "weights": [1, 1, 1, 1]},
     "bad_request": {"hands": [[0, 1, 2], [9, 9, 9]]},
+    "play_table": {"game": "brag", "players": ["ann", "bob", "cat"], "seed": 7, "stacks": [20, 20, 20],
+                   "actions": [{"player": "bob", "kind": "stake", "amount": 1}, {"player": "cat", "kind": "fold"},
+                               {"player": "ann", "kind": "fold"}]},
+    "illegal_action": {"game": "brag", "players": ["ann", "bob", "cat"], "seed": 7,
+                       "action": {"player": "cat", "kind": "stake", "amount": 1}},
 }
 
 
@@ -51,13 +56,23 @@ def test_agreeing_answers_pass(tool, answers, tmp_path):
     path.write_text(json.dumps(answers))
     done = subprocess.run([sys.executable, str(TOOL), str(path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "answers to 6 calls" in done.stdout
+    assert "answers to 8 calls" in done.stdout
 
 
 def test_the_expected_answers_are_the_api_s(answers):
     assert answers["evaluate_three"]["response"]["categories"] == ["PRIAL", "HIGH_CARD", "RUNNING_FLUSH"]
     assert answers["showdown"]["response"]["winners"] == ["x"]
     assert answers["bad_request"]["error"]["field_violations"][0]["field"] == "cards[1]"
+    assert answers["play_table"]["response"]["result"]["winners"] == ["bob"]
+    assert [step["to_act"] for step in answers["play_table"]["response"]["steps"]] == ["bob", "cat", "ann"]
+    assert answers["illegal_action"]["error"]["reason"] == "not_your_turn"
+
+
+def test_a_deal_the_client_left_unfinished_is_refused(tool):
+    request = copy.deepcopy(REQUESTS["play_table"])
+    request["actions"].pop()
+    with pytest.raises(SystemExit, match="not over"):
+        tool.CALLS["play_table"](request)
 
 
 @pytest.mark.parametrize("change, says", [
@@ -67,6 +82,9 @@ def test_the_expected_answers_are_the_api_s(answers):
     (lambda a: a["partition"]["response"]["discards"].reverse(), "partition: the client got"),
     (lambda a: a["crash_showdown"]["response"].__setitem__("void", True), "crash_showdown: the client got"),
     (lambda a: a["bad_request"]["error"]["field_violations"].clear(), "bad_request: the client got"),
+    (lambda a: a["play_table"]["response"]["steps"][1]["legal"].pop(), "play_table: the client got"),
+    (lambda a: a["play_table"]["response"]["result"]["payouts"].__setitem__("bob", 0), "play_table: the client got"),
+    (lambda a: a["illegal_action"]["error"].__setitem__("reason", "deal_over"), "illegal_action: the client got"),
     (lambda a: a.pop("partition"), "partition: missing"),
     (lambda a: a.__setitem__("odds", {"request": {}}), "odds: not a call this check knows"),
 ])

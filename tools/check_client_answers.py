@@ -74,6 +74,38 @@ def bad_request(request: Json) -> Json:
     raise SystemExit(f"the bad request {request['hands']} is valid: the check cannot test error details with it")
 
 
+def play_table(request: Json) -> Json:
+    """The deal the client played, replayed with prial.Deal: the state
+    before each of its actions, then the end."""
+    deal = prial.Deal.start(prial.TableRules(game=request["game"]), request["players"], seed=request["seed"],
+                            stacks=request["stacks"])
+    steps = []
+    for action in request["actions"]:
+        steps.append({"actions": deal.actions, "to_act": deal.to_act,
+                      "legal": [legal.kind for legal in deal.legal_actions()]})
+        deal = deal.act(action["kind"], action.get("amount"), player=action["player"])
+    if not deal.over:
+        raise SystemExit(f"the client's deal is not over after its {len(request['actions'])} actions")
+    result = deal.result.to_dict()
+    return {"response": {"steps": steps, "actions": deal.actions, "over": True, "stake": deal.stake,
+                         "pots": [pot.amount for pot in deal.pots],
+                         "result": {key: result[key] for key in ("known", "winners", "payouts", "nets", "reason",
+                                                                 "ending")}}}
+
+
+def illegal_action(request: Json) -> Json:
+    """What the server must refuse, and how: the Python API's
+    IllegalActionError, its code the ErrorInfo's reason."""
+    deal = prial.Deal.start(prial.TableRules(game=request["game"]), request["players"], seed=request["seed"])
+    action = request["action"]
+    try:
+        deal.act(action["kind"], action.get("amount"), player=action["player"])
+    except prial.IllegalActionError as exc:
+        return {"error": {"code": "FAILED_PRECONDITION", "message": str(exc), "reason": exc.code, "domain": "prial",
+                          "metadata": {"action_index": "0", "player": action["player"], "kind": action["kind"]}}}
+    raise SystemExit(f"the illegal action {action} is legal: the check cannot test error details with it")
+
+
 CALLS: dict[str, Callable[[Json], Json]] = {
     "evaluate_three": evaluate,
     "evaluate_five": evaluate,
@@ -81,6 +113,8 @@ CALLS: dict[str, Callable[[Json], Json]] = {
     "partition": partition,
     "crash_showdown": crash_showdown,
     "bad_request": bad_request,
+    "play_table": play_table,
+    "illegal_action": illegal_action,
 }
 
 # The card counts the Evaluate calls must cover: bytes of three-card hands,

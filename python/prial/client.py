@@ -50,9 +50,11 @@ from .service.convert import (
     rules_to_proto,
 )
 from .service.options import ServeOptions
+from .service.table import ActionLike, TableState, play_table_request, table_state_from
+from .table import TableRules
 from .v1 import prial_pb2 as pb
 
-__all__ = ["AsyncClient", "Client", "Evaluation", "FieldViolation", "PrialRpcError", "RetryPolicy"]
+__all__ = ["AsyncClient", "Client", "Evaluation", "FieldViolation", "PrialRpcError", "RetryPolicy", "TableState"]
 
 _LAST_INDEX = re.compile(r"\[(\d+)\][^\[]*$")
 _BATCH_INDEX = re.compile(r"^batch\[(\d+)\]")
@@ -105,15 +107,20 @@ Evaluation.__new__.__module__ = __name__
 
 class PrialRpcError(Exception):
     """A call failed: ``code`` (grpc.StatusCode), ``message`` (the server's
-    text) and, for INVALID_ARGUMENT, ``field_violations`` naming the request
-    field and hand index."""
+    text), for INVALID_ARGUMENT ``field_violations`` naming the request
+    field and hand index, and for FAILED_PRECONDITION (an action the table
+    refused) ``reason``, the rule's code as ``prial.IllegalActionError.code``
+    has it, and ``metadata`` (``action_index``, ``player``, ``kind``)."""
 
     def __init__(self, code: grpc.StatusCode, message: str,
-                 field_violations: Sequence[FieldViolation] = ()) -> None:
+                 field_violations: Sequence[FieldViolation] = (), reason: str | None = None,
+                 metadata: dict[str, str] | None = None) -> None:
         super().__init__(f"{code.name}: {message}")
         self.code = code
         self.message = message
         self.field_violations = tuple(field_violations)
+        self.reason = reason
+        self.metadata = metadata or {}
 
     @property
     def hand_index(self) -> int | None:
@@ -126,6 +133,7 @@ class PrialRpcError(Exception):
     @classmethod
     def from_rpc_error(cls, error: grpc.RpcError) -> PrialRpcError:
         violations: list[FieldViolation] = []
+        info = error_details_pb2.ErrorInfo()
         status = rpc_status.from_call(error)  # type: ignore[arg-type]
         if status is not None:
             for detail in status.details:
@@ -133,7 +141,10 @@ class PrialRpcError(Exception):
                     bad = error_details_pb2.BadRequest()
                     detail.Unpack(bad)
                     violations.extend(FieldViolation(v.field, v.description) for v in bad.field_violations)
-        return cls(error.code(), error.details() or "", violations)  # type: ignore[attr-defined]
+                elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                    detail.Unpack(info)
+        return cls(error.code(), error.details() or "", violations,  # type: ignore[attr-defined]
+                   info.reason or None, dict(info.metadata))
 
 
 @dataclass(frozen=True)
@@ -373,6 +384,21 @@ class Client(_Connection):
         """``prial.equity(...)`` on the server."""
         return self._unary(_equity_call(hand, opponents, dead, rules, samples, seed), timeout)
 
+    def play_table(self, table: TableRules, players: Sequence[str], actions: Sequence[ActionLike] = (),
+                   action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
+                   seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None,
+                   view: str | None = None, timeout: float | None = None) -> TableState:
+        """The deal ``prial.Deal.start(table, players, cards, seed, dealer,
+        stacks)`` after ``actions`` and then ``action`` (each a
+        ``prial.Action``, a kind, or a mapping as ``Deal.to_dict`` writes
+        them), played on the server, which keeps nothing between calls:
+        give a seed or the cards.  ``view``: a player's id for only what
+        that player may see, "" for a spectator's, None for the whole deal.
+        A refused action raises PrialRpcError FAILED_PRECONDITION, its
+        ``reason`` the rule's code."""
+        return self._unary(_play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view),
+                           timeout)
+
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The server's health status name for ``service`` ("" = the whole
         server, or "prial.v1.Prial"): "SERVING" or "NOT_SERVING"."""
@@ -489,6 +515,14 @@ class AsyncClient(_Connection):
                      samples: int | None = None, seed: int = 0, timeout: float | None = None) -> Equity:
         """As ``Client.equity``."""
         return await self._unary(_equity_call(hand, opponents, dead, rules, samples, seed), timeout)
+
+    async def play_table(self, table: TableRules, players: Sequence[str], actions: Sequence[ActionLike] = (),
+                         action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
+                         seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None,
+                         view: str | None = None, timeout: float | None = None) -> TableState:
+        """As ``Client.play_table``."""
+        return await self._unary(
+            _play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view), timeout)
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """As ``Client.health``."""
@@ -611,6 +645,14 @@ def _equity_call(hand: CardsLike, opponents: int, dead: CardsLike, rules: Rules 
         rules=rules_to_proto(rules), hand=cards_to_proto(hand, "hand"), opponents=opponents,
         dead=cards_to_proto(dead, "dead"), samples=samples, seed=seed)
     return _result_call("Equity", request, Equity)
+
+
+def _play_table_call(table: TableRules, players: Sequence[str], actions: Sequence[ActionLike],
+                     action: ActionLike | None, cards: Sequence[CardsLike | None] | None, seed: int | None,
+                     dealer: int, stacks: Sequence[int] | None, view: str | None) -> _Call[TableState]:
+    request = play_table_request(table, players, actions, action, cards, seed, dealer, stacks, view)
+    return _Call(f"/{_PRIAL}/PlayTable", request.SerializeToString(),
+                 lambda data: table_state_from(pb.PlayTableResponse.FromString(data)))
 
 
 def _health_call(service: str) -> _Call[str]:

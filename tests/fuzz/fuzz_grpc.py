@@ -5,8 +5,9 @@ would.  Methods are read from the proto's descriptor, so a new RPC is
 fuzzed as soon as it exists; streaming methods get several requests.
 
 A finding is any exception out of the handler other than the abort of a
-documented status (INVALID_ARGUMENT, RESOURCE_EXHAUSTED): in particular
-INTERNAL, which the server answers for any unexpected exception.  Bytes
+documented status (INVALID_ARGUMENT, RESOURCE_EXHAUSTED, FAILED_PRECONDITION
+for an action a table refuses): in particular INTERNAL, which the server
+answers for any unexpected exception.  Bytes
 that are not a valid message of the type are the runtime's business, not
 the handler's, and are skipped.
 """
@@ -25,7 +26,8 @@ with instrumented_imports():
     from prial.service.registration import PRESERIALIZED
     from prial.v1 import prial_pb2 as pb
 
-EXPECTED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
+EXPECTED = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED,
+            grpc.StatusCode.FAILED_PRECONDITION}
 
 # A small batch limit: the limit paths are exercised, and no input can ask
 # for seconds of work (Equity's sample limit is 10x this).
@@ -48,6 +50,9 @@ class Context:
 
     def cancelled(self) -> bool:
         return False
+
+    def time_remaining(self) -> float | None:
+        return None  # no deadline
 
 
 async def messages(items: list[bytes]):

@@ -46,7 +46,7 @@ from prial import (
     Split,
 )
 from prial.audit import write_report
-from prial.client import AsyncClient, Client, Evaluation, FieldViolation, PrialRpcError, RetryPolicy
+from prial.client import AsyncClient, Client, Evaluation, FieldViolation, PrialRpcError, RetryPolicy, TableState
 from prial.score import Progress
 
 
@@ -267,8 +267,12 @@ def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
         table: Odds = c.odds(cards=4)
         chances: Equity = c.equity("7s 7h Qc", 1)
         health: str = c.health()
+        dealt: TableState = c.play_table(prial.TableRules(game="teen_patti"), ["a", "b"],
+                                         [prial.Action("stake", "b", 2), "look"], "fold", seed=1, view="a")
+        moves: tuple[prial.Action, ...] = dealt.legal_actions
+        ended: prial.DealResult | None = dealt.result
         del strengths, keys, categories, descriptions, from_text, streamed, split, see, seer_wins, crashed
-        del settled, table, chances, health
+        del settled, table, chances, health, moves, ended
     try:
         Client("127.0.0.1:1", root_certificates=b"", server_name="prial").health()
     except PrialRpcError as error:
@@ -276,7 +280,9 @@ def client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
         violations: tuple[FieldViolation, ...] = error.field_violations
         index: int | None = error.hand_index
         fields: list[str] = [v.field for v in violations]
-        del message, index, fields
+        reason: str | None = error.reason
+        where: dict[str, str] = error.metadata
+        del message, index, fields, reason, where
 
 
 async def async_client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> None:
@@ -302,6 +308,9 @@ async def async_client(hands: NDArray[np.uint8], seen: NDArray[np.uint8]) -> Non
         table: Odds = await c.odds(cards=5)
         chances: Equity = await c.equity("7s 7h Qc", 2, samples=1000, seed=1)
         health: str = await c.health("prial.v1.Prial", timeout=1.0)
+        replayed: TableState = await c.play_table(prial.TableRules(), ["a", "b"], [{"kind": "look", "player": "b"}],
+                                                  cards=["As Ad Ah", None], stacks=[10, 10])
+        del replayed
         del strengths, streamed, from_async, split, see, seer_wins, crashed, settled, table, chances, health
     unreachable = AsyncClient("127.0.0.1:1", retries=None)
     try:

@@ -3,9 +3,10 @@
 // protoc-gen-go-grpc (run.sh does it).  The google.rpc error details come
 // from google.golang.org/genproto, which grpc-go itself depends on.  It calls
 // Evaluate (three- and five-card hands as bytes), Showdown, Partition,
-// CrashShowdown and a bad Evaluate, and prints one JSON document: each
-// call's request and answer, and for the bad request the BadRequest it
-// decodes.
+// CrashShowdown and a bad Evaluate, plays a whole deal at the betting table
+// with PlayTable and makes an illegal move, and prints one JSON document:
+// each call's request and answer, for the bad request the BadRequest it
+// decodes, for the illegal move the ErrorInfo.
 //
 //	prial proto --out protos
 //	examples/clients/go/run.sh protos 127.0.0.1:50051
@@ -212,6 +213,102 @@ func badRequest(ctx context.Context, client pb.PrialClient, hands [][]byte) obje
 	}
 }
 
+func tableAction(a *pb.TableAction) object {
+	out := object{"player": a.GetPlayer(), "kind": a.Kind}
+	if a.Amount != nil {
+		out["amount"] = *a.Amount
+	}
+	return out
+}
+
+// choose is the move a player makes: the second to act looks, stakes the
+// least for a few turns, then sees when a see is allowed and folds
+// otherwise.
+func choose(state *pb.PlayTableResponse, step int) *pb.TableAction {
+	legal := map[string]*pb.TableAction{}
+	for _, a := range state.LegalActions {
+		legal[a.Kind] = a
+	}
+	player := state.GetToAct()
+	move := &pb.TableAction{Player: &player}
+	if _, ok := legal["look"]; ok && step == 1 {
+		move.Kind = "look"
+	} else if stake, ok := legal["stake"]; ok && step < 8 {
+		least := stake.GetLeast()
+		move.Kind, move.Amount = "stake", &least
+	} else if _, ok := legal["see"]; ok {
+		move.Kind = "see"
+	} else {
+		move.Kind = "fold"
+	}
+	return move
+}
+
+// playTable plays a whole deal, a call per action.  prial keeps nothing
+// between calls: each request carries the setup, the history the previous
+// answer gave and the next action; an answer whose count of actions is not
+// one more than the state's would be a stale one.
+func playTable(ctx context.Context, client pb.PrialClient, players []string, seed uint64, stacks []uint64) object {
+	request := func(history []*pb.TableAction, action *pb.TableAction) *pb.PlayTableRequest {
+		return &pb.PlayTableRequest{Table: &pb.TableRules{Game: pb.TableGame_TABLE_GAME_BRAG}, Players: players,
+			Seed: &seed, Stacks: stacks, Actions: history, Action: action}
+	}
+	state, err := client.PlayTable(ctx, request(nil, nil))
+	must(err, "PlayTable")
+	submitted, steps := []object{}, []object{}
+	for !state.Over {
+		legal := []string{}
+		for _, a := range state.LegalActions {
+			legal = append(legal, a.Kind)
+		}
+		steps = append(steps, object{"actions": state.Actions, "to_act": state.GetToAct(), "legal": legal})
+		action := choose(state, len(steps)-1)
+		submitted = append(submitted, tableAction(action))
+		answer, err := client.PlayTable(ctx, request(state.History, action))
+		must(err, "PlayTable")
+		if answer.Actions != state.Actions+1 {
+			fail("a stale answer: %d actions after %d", answer.Actions, state.Actions)
+		}
+		state = answer
+	}
+	pots := []uint64{}
+	for _, p := range state.Pots {
+		pots = append(pots, p.Amount)
+	}
+	r := state.Result
+	return object{
+		"request": object{"game": "brag", "players": players, "seed": seed, "stacks": stacks, "actions": submitted},
+		"response": object{"steps": steps, "actions": state.Actions, "over": state.Over, "stake": state.Stake,
+			"pots": pots, "result": object{"known": r.Known, "winners": r.Winners, "payouts": r.Payouts,
+				"nets": r.Nets, "reason": r.Reason, "ending": r.Ending}},
+	}
+}
+
+// illegalAction sends an action the rules refuse: FAILED_PRECONDITION, the
+// rule in the message, and among the status details an ErrorInfo whose
+// reason is the rule's code.
+func illegalAction(ctx context.Context, client pb.PrialClient, players []string, seed uint64) object {
+	player, amount := players[2], uint64(1)
+	_, err := client.PlayTable(ctx, &pb.PlayTableRequest{Table: &pb.TableRules{Game: pb.TableGame_TABLE_GAME_BRAG},
+		Players: players, Seed: &seed, Action: &pb.TableAction{Kind: "stake", Player: &player, Amount: &amount}})
+	if err == nil {
+		fail("the server took an illegal action")
+	}
+	st := status.Convert(err)
+	for _, detail := range st.Details() {
+		if info, ok := detail.(*errdetails.ErrorInfo); ok {
+			return object{
+				"request": object{"game": "brag", "players": players, "seed": seed,
+					"action": object{"player": player, "kind": "stake", "amount": amount}},
+				"error": object{"code": codeName(st.Code()), "message": st.Message(), "reason": info.Reason,
+					"domain": info.Domain, "metadata": info.Metadata},
+			}
+		}
+	}
+	fail("%s: %s, without an ErrorInfo", codeName(st.Code()), st.Message())
+	return nil
+}
+
 func main() {
 	if len(os.Args) > 2 {
 		fail("usage: client [HOST:PORT]")
@@ -235,7 +332,9 @@ func main() {
 			{"a", []string{"As Ad Ah", "Ks Qs Js", "9h 9d 4c", "7c 7d 2s"}, "3h"},
 			{"b", []string{"Kh Kd Kc", "Qh Jh Th", "9s 9c 5d", "6s 5s 2h"}, "3c"},
 		}, []uint32{4, 3, 2, 1}),
-		"bad_request": badRequest(ctx, client, [][]byte{{7, 2, 50}, {7, 7, 1}}),
+		"bad_request":    badRequest(ctx, client, [][]byte{{7, 2, 50}, {7, 7, 1}}),
+		"play_table":     playTable(ctx, client, []string{"ann", "bob", "cat"}, 2026, []uint64{30, 30, 30}),
+		"illegal_action": illegalAction(ctx, client, []string{"ann", "bob", "cat"}, 2026),
 	}
 	out, err := json.MarshalIndent(answers, "", "  ")
 	must(err, "JSON")

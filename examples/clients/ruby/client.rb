@@ -6,9 +6,11 @@
 # grpc_tools_ruby_protoc (Debian: apt-get install ruby-grpc ruby-grpc-tools
 # libprotobuf-dev, the last for protobuf's own .proto files; elsewhere: gem
 # install grpc grpc-tools).  It calls Evaluate (three- and five-card hands
-# as bytes), Showdown, Partition, CrashShowdown and a bad Evaluate, and
-# prints one JSON document: each call's request and answer, and for the bad
-# request the google.rpc.BadRequest it decodes.
+# as bytes), Showdown, Partition, CrashShowdown and a bad Evaluate, plays a
+# whole deal at the betting table with PlayTable and makes an illegal
+# move, and prints one JSON document: each call's request and answer, for
+# the bad request the google.rpc.BadRequest it decodes, for the illegal
+# move the google.rpc.ErrorInfo.
 #
 #   prial proto --out protos
 #   ruby examples/clients/ruby/client.rb protos 127.0.0.1:50051
@@ -102,10 +104,82 @@ rescue GRPC::BadStatus => e
   details = e.metadata['grpc-status-details-bin'] or fail_with("#{e.code}: #{e.details}, without a google.rpc.Status")
   status = Google::Rpc::Status.decode(details)
   violations = status.details.filter_map { |any| any.unpack(Google::Rpc::BadRequest) }.flat_map(&:field_violations)
-  code = GRPC::Core::StatusCodes.constants.find { |name| GRPC::Core::StatusCodes.const_get(name) == e.code }
   { request: { hands: hands },
-    error: { code: code.to_s, message: e.details,
+    error: { code: status_code_name(e.code), message: e.details,
              field_violations: violations.map { |v| { field: v.field, description: v.description } } } }
+end
+
+def table_action(action)
+  out = { player: action.player, kind: action.kind }
+  out[:amount] = action.amount if action.has_amount?
+  out
+end
+
+# The move a player makes: the second to act looks, stakes the least for a
+# few turns, then sees when a see is allowed and folds otherwise.
+def choose(state, step)
+  legal = state.legal_actions.to_a
+  pick = ->(kind) { legal.find { |a| a.kind == kind } }
+  stake = pick.call('stake')
+  chosen = if step == 1 && pick.call('look')
+             pick.call('look')
+           elsif step < 8 && stake
+             Prial::V1::TableAction.new(kind: 'stake', amount: stake.least)
+           else
+             pick.call('see') || pick.call('fold')
+           end
+  move = { kind: chosen.kind, player: state.to_act }
+  move[:amount] = chosen.amount if chosen.kind == 'stake'
+  Prial::V1::TableAction.new(**move)
+end
+
+# A whole deal, a call per action.  prial keeps nothing between calls: each
+# request carries the setup, the history the previous answer gave and the
+# next action; an answer whose count of actions is not one more than the
+# state's would be a stale one.
+def play_table(stub, players, seed, stacks)
+  setup = { table: Prial::V1::TableRules.new(game: :TABLE_GAME_BRAG), players: players, seed: seed, stacks: stacks }
+  state = stub.play_table(Prial::V1::PlayTableRequest.new(**setup))
+  submitted = []
+  steps = []
+  until state.over
+    steps << { actions: state.actions, to_act: state.to_act, legal: state.legal_actions.map(&:kind) }
+    action = choose(state, steps.size - 1)
+    submitted << table_action(action)
+    answer = stub.play_table(Prial::V1::PlayTableRequest.new(**setup, actions: state.history.map(&:dup),
+                                                             action: action))
+    stale = answer.actions != state.actions + 1
+    fail_with("a stale answer: #{answer.actions} actions after #{state.actions}") if stale
+    state = answer
+  end
+  r = state.result
+  { request: { game: 'brag', players: players, seed: seed, stacks: stacks, actions: submitted },
+    response: { steps: steps, actions: state.actions, over: state.over, stake: state.stake,
+                pots: state.pots.map(&:amount),
+                result: { known: r.known, winners: r.winners.to_a, payouts: r.payouts.to_h, nets: r.nets.to_h,
+                          reason: r.reason, ending: r.ending } } }
+end
+
+def status_code_name(code)
+  GRPC::Core::StatusCodes.constants.find { |name| GRPC::Core::StatusCodes.const_get(name) == code }.to_s
+end
+
+# An action the rules refuse: FAILED_PRECONDITION, the rule in the message,
+# and among the status details a google.rpc.ErrorInfo whose reason is the
+# rule's code.
+def illegal_action(stub, players, seed)
+  action = { player: players[2], kind: 'stake', amount: 1 }
+  stub.play_table(Prial::V1::PlayTableRequest.new(table: Prial::V1::TableRules.new(game: :TABLE_GAME_BRAG),
+                                                  players: players, seed: seed,
+                                                  action: Prial::V1::TableAction.new(**action)))
+  fail_with('the server took an illegal action')
+rescue GRPC::BadStatus => e
+  details = e.metadata['grpc-status-details-bin'] or fail_with("#{e.code}: #{e.details}, without a google.rpc.Status")
+  info = Google::Rpc::Status.decode(details).details.filter_map { |any| any.unpack(Google::Rpc::ErrorInfo) }.first
+  fail_with("#{e.code}: #{e.details}, without an ErrorInfo") unless info
+  { request: { game: 'brag', players: players, seed: seed, action: action },
+    error: { code: status_code_name(e.code), message: e.details, reason: info.reason, domain: info.domain,
+             metadata: info.metadata.to_h } }
 end
 
 def calls(stub)
@@ -119,7 +193,9 @@ def calls(stub)
       { id: 'a', hands: ['As Ad Ah', 'Ks Qs Js', '9h 9d 4c', '7c 7d 2s'], discards: '3h' },
       { id: 'b', hands: ['Kh Kd Kc', 'Qh Jh Th', '9s 9c 5d', '6s 5s 2h'], discards: '3c' }
     ], weights: [4, 3, 2, 1]),
-    bad_request: bad_request(stub, [[7, 2, 50], [7, 7, 1]])
+    bad_request: bad_request(stub, [[7, 2, 50], [7, 7, 1]]),
+    play_table: play_table(stub, %w[ann bob cat], 2026, [30, 30, 30]),
+    illegal_action: illegal_action(stub, %w[ann bob cat], 2026)
   }
 end
 

@@ -52,10 +52,24 @@ OFFLOADED = frozenset({"Partition", "Odds", "Equity"})  # can take long whatever
 # on one 1M-hand call each: 7.7 (Evaluate, three cards), 8.7 (five cards),
 # 5.7 (ShowdownBatch).  Text hands take more, reserved by their handler.
 MEMORY_PER_REQUEST_BYTE = 10
+# The google.rpc.ErrorInfo domain of the reasons prial gives.
+ERROR_DOMAIN = "prial"
 
 
 class ResourceExhausted(Exception):
     """Over one of the server's limits: RESOURCE_EXHAUSTED."""
+
+
+class FailedPrecondition(Exception):
+    """A request that is well formed but refused in the state it finds (an
+    action the table's rules do not allow now): FAILED_PRECONDITION, with a
+    google.rpc.ErrorInfo whose ``reason`` is a stable code a client can act
+    on, and ``metadata`` saying where."""
+
+    def __init__(self, message: str, reason: str, metadata: Mapping[str, str]) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.metadata = dict(metadata)
 
 
 class Admission:
@@ -164,12 +178,24 @@ def _invalid(exc: InvalidHandError, default_field: str) -> Refusal:
     return status.code, status.details, status.trailing_metadata
 
 
+def _failed_precondition(exc: FailedPrecondition) -> Refusal:
+    message = _bounded(str(exc))
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason=exc.reason, domain=ERROR_DOMAIN,
+                                            metadata={k: _bounded(v) for k, v in exc.metadata.items()}))
+    status = rpc_status.to_status(status_pb2.Status(code=code_pb2.FAILED_PRECONDITION, message=message,
+                                                    details=[detail]))
+    return status.code, status.details, status.trailing_metadata
+
+
 def _refusal(call: Call, exc: Exception, default_field: str) -> Refusal:
     """The status ``exc`` ends the call with; sets ``call.code``.  It keeps
     nothing of ``exc``: the exception's traceback holds the frames that
     held the request."""
     if isinstance(exc, InvalidHandError):
         refusal = _invalid(exc, default_field)
+    elif isinstance(exc, FailedPrecondition):
+        refusal = _failed_precondition(exc)
     elif isinstance(exc, (ResourceExhausted, IdleTimeout, DeadlinePassed)):
         code = grpc.StatusCode.RESOURCE_EXHAUSTED if isinstance(exc, ResourceExhausted) \
             else grpc.StatusCode.DEADLINE_EXCEEDED

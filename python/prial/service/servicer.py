@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
-from ..errors import InvalidHandError
+from ..errors import IllegalActionError, InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.checks import seats
@@ -32,7 +32,7 @@ from ..play.showdown import showdown_batch
 from ..rules import Rules
 from ..v1 import prial_pb2 as pb
 from ..v1 import prial_pb2_grpc as pb_grpc
-from .calls import Admission, Call, ResourceExhausted, Runtime, rpc
+from .calls import Admission, Call, FailedPrecondition, ResourceExhausted, Runtime, rpc
 from .convert import (
     GAMES,
     OBJECTIVES,
@@ -45,6 +45,7 @@ from .convert import (
 )
 from .observability import Observer
 from .options import ServeOptions
+from .table import response_of, start_deal, submitted
 
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
 # one request cannot starve the others for long.
@@ -65,6 +66,13 @@ PLAYERS_FIELD = {message.DESCRIPTOR.name: message.DESCRIPTOR.fields_by_name["pla
 # server's message size).
 TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "Odds", "Equity")
 TABLE_REQUEST_BYTES = 1 << 20
+# PlayTable: a deal is replayed from its first action on every call, so its
+# length is bounded, counted before anything is read; 10,000 actions naming
+# players of ids up to about 300 bytes fit its request limit.
+MAX_TABLE_ACTIONS = 10_000
+PLAY_TABLE_REQUEST_BYTES = 4 << 20
+TABLE_ACTION_FIELDS = tuple(pb.PlayTableRequest.DESCRIPTOR.fields_by_name[name].number
+                            for name in ("actions", "action"))
 
 
 class PrialService(pb_grpc.PrialServicer):
@@ -78,7 +86,8 @@ class PrialService(pb_grpc.PrialServicer):
             admission=Admission(options.calls_per_method(), options.max_bytes_in_flight),
             observer=observer,
             idle_seconds=options.idle_timeout_s,
-            request_bytes={method: TABLE_REQUEST_BYTES for method in TABLE_METHODS},
+            request_bytes={**{method: TABLE_REQUEST_BYTES for method in TABLE_METHODS},
+                           "PlayTable": PLAY_TABLE_REQUEST_BYTES},
         )
         self._default = evaluator_for(Rules())
 
@@ -207,6 +216,32 @@ class PrialService(pb_grpc.PrialServicer):
             cancel=call.cancel,
         )
         return result_to_proto(result, pb.EquityResponse)
+
+    def _vet_actions(self, data: bytes) -> None:
+        """A deal's actions, counted undecoded (the next one counts once,
+        however often a request repeats its field)."""
+        actions, action = (field_census(data, number, len(data))[0] for number in TABLE_ACTION_FIELDS)
+        if actions + min(action, 1) > MAX_TABLE_ACTIONS:
+            raise ResourceExhausted(f"a deal of {actions + min(action, 1)} actions; this server plays deals of at "
+                                    f"most {MAX_TABLE_ACTIONS}")
+
+    @rpc(default_field="", vet=_vet_actions)
+    def PlayTable(self, request: pb.PlayTableRequest, call: Call) -> pb.PlayTableResponse:
+        # Stateless: the deal is dealt again and every action replayed, so
+        # that any replica answers any call of a deal.
+        deal = start_deal(request)
+        call.hands = len(request.players)
+        for index, (field, (kind, player, amount, discards)) in enumerate(submitted(request)):
+            try:
+                deal = deal.act(kind, amount, discards, player=player)
+            except IllegalActionError as exc:
+                raise FailedPrecondition(str(exc), exc.code, {
+                    "action_index": str(index), "player": (deal.to_act or "") if player is None else player,
+                    "kind": kind}) from None
+            except InvalidHandError as exc:
+                exc.field, exc.row = field, None
+                raise
+        return response_of(deal, request.view if request.HasField("view") else None)
 
     # -- shared ----------------------------------------------------------------
 
