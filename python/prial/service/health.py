@@ -32,9 +32,8 @@ Status = health_pb2.HealthCheckResponse.ServingStatus
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 SERVICE_UNKNOWN = health_pb2.HealthCheckResponse.SERVICE_UNKNOWN
-# A connection watches the server ("") and perhaps a service or two; a
-# process serves a few hundred connections at most (each Watch stream costs
-# about 8 KB).
+# A connection watches the server ("") and perhaps a service or two.  Each
+# Watch stream costs the server about 8 KB (20,000 took 158 MB).
 WATCHES_PER_CONNECTION = 4
 WATCHES = 1000
 
