@@ -43,13 +43,15 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"prial: error: {message} (see: {self.prog} --help)\n")
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
         if not hasattr(parsed, _COMMAND):  # a subcommand's parser returns first
             setattr(parsed, _COMMAND, self.prog)
         return parsed, extras
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
         # argparse finds an unknown argument only here, at the top, once
         # the subcommand's parser has returned: the hint names that one's
         # help (prial score --help), where the arguments it knows are.
