@@ -572,6 +572,11 @@ def invariant_failures(deal, setup: dict, actions: list) -> list[str]:
             to |= {player, None}
     for viewer in list(deal.players) + [None]:
         view = deal.view(viewer)
+        if (view.player, view.to_act, view.stake, view.pots, view.seats, view.result) != \
+                (viewer, deal.to_act, deal.stake, deal.pots, deal.seats, deal.result):
+            out.append(f"view({viewer!r}) differs from the deal in its public state")
+        if view.legal_actions != (deal.legal_actions() if viewer is not None and viewer == deal.to_act else ()):
+            out.append(f"view({viewer!r}) has legal actions {view.legal_actions} of another player")
         for player in view.cards:
             own = player == viewer and player in looked
             if not own and viewer not in shown_to[player] and not (viewer is None and None in shown_to[player]):
@@ -826,3 +831,18 @@ def test_json_with_an_illegal_action_is_refused_on_replay():
     with pytest.raises(prial.IllegalActionError) as refused:
         prial.Deal.from_json(json.dumps(data))
     assert refused.value.code == "not_your_turn"
+
+
+@needs_table
+def test_a_negative_amount_is_refused_by_the_rule_it_breaks():
+    """docs/rules.md's codes: bad_amount is an amount where the action takes
+    none, or none where it needs one; a negative stake is below the least,
+    a negative see is not the see's price."""
+    deal = prial.Deal.start(prial.TableRules(), ["A", "B"], cards=["As Kd 7h", "2c 3c 4c"])
+    with pytest.raises(prial.IllegalActionError) as refused:
+        deal.act("stake", -1)
+    assert refused.value.code == "stake_below_least"
+    deal = deal.act("stake", 1)
+    with pytest.raises(prial.IllegalActionError) as refused:
+        deal.act("see", -2)
+    assert refused.value.code == "see_price"
