@@ -846,3 +846,57 @@ def test_a_negative_amount_is_refused_by_the_rule_it_breaks():
     with pytest.raises(prial.IllegalActionError) as refused:
         deal.act("see", -2)
     assert refused.value.code == "see_price"
+
+
+SCRIPTS = {
+    # name: (game, options, hands, dealer, stacks, actions)
+    "odd_chip_to_the_dealers_left": (
+        "brag", {}, ["Kh 9d 4c", "Ks 9c 4d", "Kd 9h 4s"], 0, None,
+        [("stake", 1), ("agree_showdown",), ("agree_showdown",), ("agree_showdown",)]),
+    "odd_chips_five_ways": (
+        "brag", {"ante": 3}, ["Kh 9d 4c", "Ks 9c 4d", "Kd 9h 4s", "Kc 9s 4h", "2c 3d 5h"], 3, None,
+        [("agree_showdown",)] * 5),
+    "coverer_takes_the_old_pot": (
+        "brag", {"min_stake": 2}, ["Kh 9d 4c", "As Ad Ac", "Qs Qh 3d"], 2, [50, 2, 50],
+        [("stake", 1), ("stake", 1), ("stake", 1), ("stake", 1), ("cover",), ("stake", 1), ("fold",)]),
+    "coverer_ties_the_winner": (
+        "brag", {}, ["Kh 9d 4c", "Ks 9c 4d", "2c 3d 5h"], 2, [50, 1, 50],
+        [("stake", 1), ("cover",), ("look",), ("stake", 1), ("see",)]),
+    "two_covers_chained": (
+        "brag", {}, ["2c 3d 5h", "As Ad Ac", "Ks Kd 4h", "Qs Qh 6d"], 3, [40, 1, 2, 40],
+        [("stake", 1), ("cover",), ("stake", 1), ("stake", 1), ("stake", 1), ("cover",), ("look",),
+         ("stake", 1), ("look",), ("see",)]),
+    "sideshow_accepted": (
+        "teen_patti", {}, ["Kh 9d 4c", "2s 3d 7h", "Qs Qh 6d", "Jh Js 5c"], 3, None,
+        [("look",), ("stake", 2), ("look",), ("stake", 2), ("look",), ("sideshow", 2), ("accept",),
+         ("fold",), ("fold",)]),
+    "sideshow_tie_folds_the_asker": (
+        "teen_patti", {}, ["Kh 9d 4c", "Ks 9c 4d", "Kd 9h 4s", "2c 3d 5h"], 3, None,
+        [("look",), ("stake", 2), ("look",), ("stake", 2), ("look",), ("sideshow", 2), ("accept",), ("fold",),
+         ("fold",)]),
+    "blind_sees_blind": (
+        "brag", {}, ["Kh 9d 4c", "Ks 9c 4d"], 1, None, [("stake", 1), ("see",)]),
+    "four_card_tie_broken_by_discard": (
+        "four_card_brag", {}, ["As Kd Qh 5c", "Ac Kh Qd 4s"], 1, None,
+        [("look",), ("discard", None, "5c"), ("stake", 2), ("look",), ("discard", None, "4s"), ("see",)]),
+    "pot_cap_after_a_cover": (
+        "brag", {"pot_cap": 9}, ["2c 3d 5h", "As Ad Ac", "Ks Kd 4h", "Qs Qh 6d"], 3, [40, 1, 40, 40],
+        [("stake", 3), ("cover",), ("stake", 3)]),
+}
+
+
+@needs_table
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_scripted_deals_agree_with_the_reference(name):
+    game, options, hands, dealer, stacks, steps = SCRIPTS[name]
+    players = [chr(ord("A") + i) for i in range(len(hands))]
+    setup = {"game": game, "options": {"ante": 1, **options}, "preset": None, "players": players,
+             "dealer": dealer, "stacks": stacks, "hands": [parse(h) for h in hands], "seed": None}
+    deal, ref = start_both(setup)
+    for step in steps:
+        assert not differences(deal, ref), (name, ref.history)
+        kind, amount = step[0], step[1] if len(step) > 1 else None
+        discards = tuple(parse(step[2])) if len(step) > 2 else ()
+        ref = ref.act(kind, amount, discards)
+        deal = deal.act(prial.Action(kind, amount=amount, discards=discards))
+    assert ref.over and not differences(deal, ref), (name, differences(deal, ref))
