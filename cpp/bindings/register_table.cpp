@@ -56,7 +56,9 @@ class TableDeal {
 
   static TableDeal start(const TableHandle& handle, const std::vector<std::string>& names,
                          const std::optional<std::vector<std::optional<std::vector<int>>>>& cards,
-                         std::uint64_t seed, int dealer, const std::optional<std::vector<Chips>>& stacks) {
+                         std::uint64_t seed, int dealer, const std::optional<std::vector<Chips>>& stacks,
+                         Chips pot, const std::vector<int>& sitting_out, int retained,
+                         const std::optional<std::vector<int>>& second) {
     const Table& table = *handle.table;
     const int n = static_cast<int>(names.size());
     const int width = table.config.cards;
@@ -95,6 +97,20 @@ class TableDeal {
     for (const auto& name : names) name_objects->push_back(py::str(name));
     TableDeal deal(handle.table, std::make_shared<const std::vector<std::string>>(names), std::move(name_objects));
     Setup setup{n, dealer, stacks ? stacks->data() : nullptr, hands.data()};
+    setup.carried = pot;
+    for (int seat : sitting_out)
+      if (seat >= 0 && seat < n) setup.sitting_out |= 1u << seat;
+    std::vector<Card> kept(static_cast<std::size_t>(width), kUnknownCard);
+    if (retained >= 0) {
+      if (second && static_cast<int>(second->size()) != width)
+        throw InvalidHand("the retained hand holds " + std::to_string(second->size()) + " cards; this table deals " +
+                              std::to_string(width),
+                          retained, "retained");
+      for (int k = 0; second && k < width; ++k)
+        kept[k] = (*second)[k] < 0 || (*second)[k] >= kMaxPack ? Card{kMaxPack} : static_cast<Card>((*second)[k]);
+      setup.retained = retained;
+      setup.second = kept.data();
+    }
     prial::table::start(table, setup, deal.state_, &deal.log_->events);
     deal.events_ = deal.log_->events.size();
     return deal;
@@ -236,7 +252,15 @@ class TableDeal {
     py::list payouts, winners;
     for (int i = 0; i < state_.players; ++i) payouts.append(state_.payouts[i]);
     for (int k = 0; k < state_.npots; ++k) winners.append(state_.pot_winners[k]);
-    return py::make_tuple(state_.known, kEndingNames[static_cast<int>(state_.ending)], payouts, winners);
+    return py::make_tuple(state_.known, kEndingNames[static_cast<int>(state_.ending)], payouts, winners,
+                          state_.pot_stays, state_.retainer == kNobody ? -1 : state_.retainer);
+  }
+
+  int hands(int seat) const { return state_.seat[checked_seat(seat)].hands; }
+  py::object retained_cards(int seat) const {
+    const PlayerState& p = state_.seat[checked_seat(seat)];
+    if (p.hands != 2 || !p.second_known) return py::none();
+    return card_list(p.second.data(), table_->config.cards);
   }
 
   int seer() const { return state_.seer == kNobody ? -1 : state_.seer; }
@@ -306,12 +330,47 @@ void register_table(py::module_& m) {
     return codes;
   }();
   m.attr("PACK_VERSION") = kPackVersion;
+  m.def(
+      "table_pack",
+      [](std::uint64_t seed, int size) {
+        if (size < 3 || size > kMaxPack) throw InvalidHand("a pack holds 52 to 55 cards", -1, "pack");
+        std::vector<Card> pack(static_cast<std::size_t>(size));
+        shuffled_pack(seed, size, pack.data());
+        return card_list(pack);
+      },
+      py::arg("seed"), py::arg("size"),
+      "table_pack(seed, size)\n--\n\nThe pack of `size` cards the seed-to-pack algorithm gives `seed`, top first.");
+  m.def(
+      "table_deal",
+      [](const std::vector<int>& pack, int players, int dealer, int cards, const std::vector<int>& dealt_in) {
+        if (players < 2 || players > kMaxSeats || dealer < 0 || dealer >= players || cards < 3 || cards > 5)
+          throw InvalidHand("cannot deal: bad players, dealer or cards", -1, "pack");
+        std::uint32_t in = 0;
+        for (int seat : dealt_in)
+          if (seat >= 0 && seat < players) in |= 1u << seat;
+        if (static_cast<int>(pack.size()) < __builtin_popcount(in) * cards)
+          throw InvalidHand("the pack holds too few cards for every player dealt in", -1, "pack");
+        std::vector<Card> top(pack.size());
+        for (std::size_t k = 0; k < pack.size(); ++k) top[k] = static_cast<Card>(pack[k]);
+        std::vector<Card> hands(static_cast<std::size_t>(players) * cards);
+        deal_hands(top.data(), players, dealer, cards, in, hands.data());
+        py::list out;
+        for (int i = 0; i < players; ++i) {
+          if (in >> i & 1u) out.append(card_list(hands.data() + i * cards, static_cast<std::size_t>(cards)));
+          else out.append(py::none());
+        }
+        return out;
+      },
+      py::arg("pack"), py::arg("players"), py::arg("dealer"), py::arg("cards"), py::arg("dealt_in"),
+      "table_deal(pack, players, dealer, cards, dealt_in)\n--\n\n"
+      "The hands dealt from `pack` (top first) one card at a time clockwise from the dealer's left to the "
+      "seats dealt in; None for the others.");
   m.attr("MAX_TABLE_CHIPS") = kMaxChips;
 
   py::class_<TableHandle>(m, "Table", "A betting table's resolved rules and the ruleset's tables.")
       .def(py::init([](const RulesConfig& rules, int cards, Chips ante, Chips min_stake, Chips max_stake,
                        Chips raise_limit, bool raise_double, bool pot_limit, Chips pot_cap, int blind_turns,
-                       int see_cost, bool sideshow, bool agreed_showdown, bool cover) {
+                       int see_cost, bool sideshow, bool agreed_showdown, bool cover, bool retain_blind) {
              TableConfig c;
              c.cards = static_cast<std::uint8_t>(cards < 3 || cards > 5 ? 0 : cards);
              c.discards = static_cast<std::uint8_t>(cards - 3);
@@ -327,14 +386,15 @@ void register_table(py::module_& m) {
              c.sideshow = sideshow;
              c.agreed_showdown = agreed_showdown;
              c.cover = cover;
+             c.retain_blind = retain_blind;
              return TableHandle{make_table(c, rules)};
            }),
            py::arg("rules"), py::arg("cards"), py::arg("ante"), py::arg("min_stake"), py::arg("max_stake"),
            py::arg("raise_limit"), py::arg("raise_double"), py::arg("pot_limit"), py::arg("pot_cap"),
            py::arg("blind_turns"), py::arg("see_cost"), py::arg("sideshow"), py::arg("agreed_showdown"),
-           py::arg("cover"),
+           py::arg("cover"), py::arg("retain_blind"),
            "__init__(self, rules, cards, ante, min_stake, max_stake, raise_limit, raise_double, pot_limit, "
-           "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover)\n--\n\n"
+           "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover, retain_blind)\n--\n\n"
            "A table's rules, every option resolved (-1: no limit); InvalidHandError names a bad option.");
 
   m.def(
@@ -428,10 +488,14 @@ void register_table(py::module_& m) {
 
   py::class_<TableDeal>(m, "TableDeal", "One deal at a betting table: an immutable native state.")
       .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),
-                  py::arg("dealer"), py::arg("stacks"),
-                  "start(table, names, cards, seed, dealer, stacks)\n--\n\n"
+                  py::arg("dealer"), py::arg("stacks"), py::arg("pot") = 0,
+                  py::arg("sitting_out") = std::vector<int>{}, py::arg("retained") = -1,
+                  py::arg("second") = py::none(),
+                  "start(table, names, cards, seed, dealer, stacks, pot=0, sitting_out=[], retained=-1, "
+                  "second=None)\n--\n\n"
                   "The deal after the antes: cards per seat (None: unknown) or, when cards is None, dealt "
-                  "from seed.")
+                  "from seed; a pot carried from the deal before, seats sitting out, and the seat keeping a "
+                  "blind hand (second: its cards, None if unknown).")
       .def("legal", &TableDeal::legal, "legal(self)\n--\n\nThe legal actions, as prial.Action tuples.")
       .def("act", &TableDeal::act, py::arg("seat"), py::arg("kind"), py::arg("amount"), py::arg("discards"),
            "act(self, seat, kind, amount, discards)\n--\n\n"
@@ -453,7 +517,13 @@ void register_table(py::module_& m) {
       .def("seen_by", &TableDeal::seen_by, py::arg("seat"),
            "seen_by(self, seat)\n--\n\nThe seats a seat's hand has been shown to, as bits.")
       .def("result", &TableDeal::result,
-           "result(self)\n--\n\n(known, ending, payouts by seat, pot winners as seat bits), None until over.");
+           "result(self)\n--\n\n(known, ending, payouts by seat, pot winners as seat bits, the pot stays, "
+           "the seat that may keep its hand or -1), None until over.")
+      .def("hands", [](const TableDeal& d, int seat) { return d.hands(seat); }, py::arg("seat"),
+           "hands(self, seat)\n--\n\nHow many hands a seat holds (2 with a retained blind hand).")
+      .def("retained_cards", &TableDeal::retained_cards, py::arg("seat"),
+           "retained_cards(self, seat)\n--\n\nThe retained hand a seat holds beside its own; None if none or "
+           "unknown.");
 }
 
 }  // namespace prial::bindings

@@ -46,6 +46,7 @@ constexpr CodeText kCodeTexts[kCodes] = {
     {"see_needs_two", "a see needs exactly two players in"},
     {"see_before_stake", "a see needs a stake made in the deal first"},
     {"see_blind_man", "an open player cannot see a blind player"},
+    {"see_two_hands", "a player holding two hands can neither see nor be seen"},
     {"see_price", "a see costs exactly its price"},
     {"cover_not_allowed", "covering the pot is not played at this table"},
     {"cover_can_pay", "a player who can pay the least stake cannot cover"},
@@ -55,7 +56,8 @@ constexpr CodeText kCodeTexts[kCodes] = {
 
 constexpr const char* kEventNames[] = {"ante",    "deal",   "look",     "discard", "stake",
                                        "see",     "fold",   "cover",    "sideshow", "accept",
-                                       "decline", "agree_showdown", "sit_out", "show", "win"};
+                                       "decline", "agree_showdown", "sit_out", "fold_hand", "stays",
+                                       "show", "win"};
 
 void emit(Events* events, EventKind kind, int player, Chips amount = 0, int pot = 0, std::uint32_t to = 0) {
   if (events != nullptr)
@@ -149,6 +151,7 @@ int legal_actions(const Table& t, const DealState& s, Legal* out) noexcept {
   const PlayerState& p = s.seat[i];
   if (p.must_discard) {
     out[n++] = Legal{Kind::Discard, t.config.discards, t.config.discards};
+    if (p.deciding) out[n++] = Legal{Kind::Fold};
     return n;
   }
   const bool blind = p.status == Status::Blind;
@@ -166,7 +169,8 @@ int legal_actions(const Table& t, const DealState& s, Legal* out) noexcept {
   if (in == 2 && s.stakes > 0) {
     const int other = other_in(s, i);
     const Chips price = see_price(t, s, i);
-    if (!(p.status == Status::Open && s.seat[other].status == Status::Blind) && (!s.stacks || p.stack >= price))
+    if (!(p.status == Status::Open && s.seat[other].status == Status::Blind) && p.hands == 1 &&
+        s.seat[other].hands == 1 && (!s.stacks || p.stack >= price))
       out[n++] = Legal{Kind::See, price, price};
   }
   out[n++] = Legal{Kind::Fold};
@@ -207,7 +211,7 @@ Code check(const Table& t, const DealState& s, const Move& m) noexcept {
   if (s.phase != Phase::Sideshow && answer) return Code::NoSideshow;
   const int i = m.player;
   const PlayerState& p = s.seat[i];
-  if (p.must_discard && m.kind != Kind::Discard) return Code::MustDiscard;
+  if (p.must_discard && m.kind != Kind::Discard && !(p.deciding && m.kind == Kind::Fold)) return Code::MustDiscard;
   if (!p.must_discard && m.kind == Kind::Discard) return Code::NoDiscard;
   if (blind_turns_over(t, p) && m.kind != Kind::Look && m.kind != Kind::Fold) return Code::BlindTurnsOver;
   const bool takes_amount = m.kind == Kind::Stake || m.kind == Kind::Sideshow;
@@ -242,6 +246,7 @@ Code check(const Table& t, const DealState& s, const Move& m) noexcept {
       if (in != 2) return Code::SeeNeedsTwo;
       if (s.stakes == 0) return Code::SeeBeforeStake;
       if (p.status == Status::Open && s.seat[other_in(s, i)].status == Status::Blind) return Code::SeeBlindMan;
+      if (p.hands == 2 || s.seat[other_in(s, i)].hands == 2) return Code::SeeTwoHands;
       const Chips price = see_price(t, s, i);
       if (m.amount >= 0 && m.amount != price) return Code::SeePrice;
       if (s.stacks && p.stack < price) return Code::CannotAfford;
@@ -317,8 +322,24 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
   const int i = m.player;
   PlayerState& p = s.seat[i];
   ++s.actions;
+  if (p.deciding) {
+    p.deciding = false;
+    p.hands = 1;
+    if (m.kind == Kind::Fold) {
+      // The looked hand folded: the retained one stays, still unseen.
+      emit(events, EventKind::FoldHand, i, 0);
+      p.cards = p.second;
+      p.known = p.second_known;
+      p.status = Status::Blind;
+      p.must_discard = false;
+      p.seen_by = 0;
+      return Code::Ok;
+    }
+    emit(events, EventKind::FoldHand, i, 1);  // the looked hand kept: the retained one folded unseen
+  }
   switch (m.kind) {
     case Kind::Look:
+      p.deciding = p.hands == 2;
       p.status = Status::Open;
       p.must_discard = t.config.discards > 0;
       if (p.known) p.seen_by |= 1u << i;
@@ -420,7 +441,31 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
   s.dealer = static_cast<std::uint8_t>(setup.dealer);
   s.stacks = setup.stacks != nullptr;
   s.stake = c.min_stake;
+  if (setup.carried < 0 || setup.carried > kMaxChips)
+    throw InvalidHand("a pot carried from the deal before must be from 0 to 2**53 chips", -1, "pot");
+  s.pots[0].amount = setup.carried;
+  if (setup.retained >= n) throw InvalidHand("the retained hand's seat is not at the table", -1, "retained");
   std::uint64_t used = 0, used_jokers = 0;
+  auto take = [&](Card card, int i, int k) {
+    if (card >= pack)
+      throw InvalidHand("seat " + std::to_string(i) + ": card " + std::to_string(k + 1) + " (" +
+                            std::to_string(card) + ") is not in the pack of " + std::to_string(pack) + " cards",
+                        i, "cards");
+    std::uint64_t& mask = card >= 64 ? used_jokers : used;
+    const std::uint64_t bit = std::uint64_t{1} << (card % 64);
+    if (mask & bit)
+      throw InvalidHand("card " + format_card(card) + " is dealt twice (seat " + std::to_string(i) + ")", i, "cards");
+    mask |= bit;
+  };
+  if (setup.retained >= 0) {
+    PlayerState& p = s.seat[setup.retained];
+    p.hands = 2;
+    p.second_known = setup.second != nullptr && setup.second[0] != kUnknownCard;
+    for (int k = 0; p.second_known && k < c.cards; ++k) {
+      take(setup.second[k], setup.retained, k);
+      p.second[k] = setup.second[k];
+    }
+  }
   for (int i = 0; i < n; ++i) {
     PlayerState& p = s.seat[i];
     if (s.stacks) {
@@ -434,33 +479,25 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
     p.known = hand[0] != kUnknownCard;
     if (!p.known) continue;
     for (int k = 0; k < c.cards; ++k) {
-      const Card card = hand[k];
-      if (card >= pack)
-        throw InvalidHand("seat " + std::to_string(i) + ": card " + std::to_string(k + 1) + " (" +
-                              std::to_string(card) + ") is not in the pack of " + std::to_string(pack) + " cards",
-                          i, "cards");
-      std::uint64_t& mask = card >= 64 ? used_jokers : used;
-      const std::uint64_t bit = std::uint64_t{1} << (card % 64);
-      if (mask & bit)
-        throw InvalidHand("card " + format_card(card) + " is dealt twice (seat " + std::to_string(i) + ")", i,
-                          "cards");
-      mask |= bit;
-      p.cards[k] = card;
+      take(hand[k], i, k);
+      p.cards[k] = hand[k];
     }
   }
   int dealt = 0;
   for (int k = 1; k <= n; ++k) {
     const int i = (setup.dealer + k) % n;
     PlayerState& p = s.seat[i];
-    if (s.stacks && p.stack < c.ante) {
+    if ((setup.sitting_out >> i & 1u) || (s.stacks && p.stack < c.ante)) {
       p.status = Status::Out;
       emit(events, EventKind::SitOut, i);
       continue;
     }
     ++dealt;
   }
+  if (setup.retained >= 0 && s.seat[setup.retained].status == Status::Out)
+    throw InvalidHand("the player keeping a blind hand must be dealt in", setup.retained, "retained");
   if (dealt < 2)
-    throw InvalidHand("a deal needs two players who can pay the ante of " + std::to_string(c.ante) + ", not " +
+    throw InvalidHand("a deal needs two players dealt in who can pay the ante of " + std::to_string(c.ante) + ", not " +
                           std::to_string(dealt),
                       -1, "stacks");
   for (int k = 1; k <= n; ++k) {

@@ -57,6 +57,19 @@ void pay(DealState& s, int pot, std::uint32_t winners, Events* events) {
   }
 }
 
+// A player still holding two hands at the end plays the better of them.
+void keep_better(const Table& t, PlayerState& p) {
+  if (p.hands != 2) return;
+  p.hands = 1;
+  if (!p.known || !p.second_known) {
+    p.known = false;
+    return;
+  }
+  PlayerState retained = p;
+  retained.cards = p.second;
+  if (hand_key(t, retained) > hand_key(t, p)) p.cards = p.second;
+}
+
 void end_unknown(DealState& s) {
   s.known = false;
   s.pot_winners = {};
@@ -94,6 +107,16 @@ void settle(const Table& t, DealState& s, Ending ending, Events* events) {
   std::uint32_t in = 0;
   for (int i = 0; i < s.players; ++i)
     if (s.in(i)) in |= 1u << i;
+  if (ending == Ending::FoldedOut && t.config.retain_blind && s.npots == 1 &&
+      s.seat[__builtin_ctz(in)].status == Status::Blind) {
+    // Folded to a blind player: nobody takes the pot; it stays for the next deal.
+    s.pot_stays = true;
+    s.retainer = static_cast<std::uint8_t>(__builtin_ctz(in));
+    emit(events, EventKind::Stays, s.retainer, s.pots[0].amount, 0, 0);
+    return;
+  }
+  for (int i = 0; i < s.players; ++i)
+    if (s.in(i) || s.seat[i].status == Status::Covered) keep_better(t, s.seat[i]);
 
   // The newest pot's winners, and the best key among them once compared.
   const int newest = s.npots - 1;

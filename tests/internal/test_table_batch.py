@@ -11,7 +11,7 @@ import pytest
 
 import prial
 from prial.table import deals_as_arrays, replay_batch, self_play
-from prial.table.batch import CODES, STATUSES
+from prial.table import CODES, STATUSES
 
 MASK = 2**64 - 1
 

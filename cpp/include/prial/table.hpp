@@ -70,13 +70,14 @@ enum class Code : std::uint8_t {
   SeeNeedsTwo,
   SeeBeforeStake,
   SeeBlindMan,
+  SeeTwoHands,
   SeePrice,
   CoverNotAllowed,
   CoverCanPay,
   AgreeNotAllowed,
   AgreeNeedsThree,
 };
-inline constexpr int kCodes = 29;
+inline constexpr int kCodes = 30;
 // The stable name of a code ("see_blind_man"), as Python's
 // IllegalActionError.code and gRPC's ErrorInfo.reason give it.
 const char* code_name(Code code) noexcept;
@@ -99,6 +100,7 @@ struct TableConfig {
   bool sideshow = false;
   bool agreed_showdown = true;
   bool cover = true;
+  bool retain_blind = false;  // everyone folding to a blind player leaves the pot for the next deal
 };
 
 // A table: its config and the ruleset's tables hands are valued by.
@@ -130,6 +132,14 @@ struct PlayerState {
   std::uint32_t seen_by = 0;  // seats this hand has been shown to (bit per seat)
   std::array<Card, 5> cards{};
   std::array<Card, 2> discards{};
+  // A retained blind hand: `second` is the hand kept from the deal before,
+  // `cards` the one dealt now (the one a look shows).  After that look the
+  // player is `deciding`: a fold folds the looked hand and leaves `second`
+  // blind; anything else keeps it and folds `second` unseen.
+  std::uint8_t hands = 1;
+  bool deciding = false;
+  bool second_known = false;
+  std::array<Card, 5> second{};
 };
 
 struct Pot {
@@ -147,6 +157,8 @@ struct DealState {
   bool known = true;          // the result is known (false: it depends on unknown cards)
   std::uint8_t asker = kNobody;    // a sideshow's asker while it is answered
   std::uint8_t seer = kNobody;     // the see that ended the betting
+  bool pot_stays = false;          // everyone folded to a blind player: the pot goes to the next deal
+  std::uint8_t retainer = kNobody; // that player, who may keep the hand
   std::uint8_t npots = 1;
   std::uint32_t stakes = 0;   // stakes made in this deal
   std::uint32_t actions = 0;  // actions applied
@@ -186,7 +198,9 @@ inline constexpr int kMaxLegal = 8;
 
 enum class EventKind : std::uint8_t {
   Ante, Deal, Look, Discard, Stake, See, Fold, Cover, Sideshow, Accept, Decline, AgreeShowdown,
-  SitOut,  // could not pay the ante
+  SitOut,  // could not pay the ante, or sat out
+  FoldHand,  // one of two hands folded (`amount` 1: the retained one, unseen)
+  Stays,   // the pot stays for the next deal
   Show,    // `player`'s hand shown to the seats of `to`
   Win,     // `player` takes `amount` of pot `pot`
 };
@@ -208,6 +222,10 @@ struct Setup {
   int dealer = 0;
   const Chips* stacks = nullptr;  // players values, or nullptr
   const Card* cards = nullptr;    // players * config.cards
+  Chips carried = 0;              // a pot that stayed from the deal before
+  std::uint32_t sitting_out = 0;  // seats (bits) not dealt in
+  int retained = -1;              // the seat keeping its blind hand, if any
+  const Card* second = nullptr;   // that hand (config.cards cards, or unknown)
 };
 
 // Throws InvalidHand unless the table seats `players` players.

@@ -2,10 +2,10 @@
 Patti from the ante to the pot (docs/rules.md, "10. The betting")."""
 
 from ..errors import IllegalActionError
-from .batch import ReplayResult, deals_as_arrays, replay_batch, self_play
+from .batch import CODES, ENDINGS, STATUSES, ReplayResult, deals_as_arrays, replay_batch, self_play
 from .deal import Deal
 from .records import Action, DealResult, Event, Pot, PotResult, Seat, View
 from .rules import GAMES, TableRules
 
-__all__ = ["GAMES", "Action", "Deal", "DealResult", "Event", "IllegalActionError", "Pot", "PotResult", "ReplayResult",
+__all__ = ["CODES", "ENDINGS", "GAMES", "STATUSES", "Action", "Deal", "DealResult", "Event", "IllegalActionError", "Pot", "PotResult", "ReplayResult",
            "Seat", "TableRules", "View", "deals_as_arrays", "replay_batch", "self_play"]

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from .._core import PACK_VERSION, TableDeal, table_register_types
 from ..cards import CardsLike, cards_of
 from ..errors import IllegalActionError, InvalidHandError
+from .between import next_deal
+from .carried import Carried
+from .inputs import _int, _players
 from .records import Action, DealResult, Event, Pot, PotResult, Seat, View
 from .rules import TableRules
 
@@ -30,34 +33,11 @@ _ENDINGS = {
 }
 
 
-def _players(players: object) -> tuple[str, ...]:
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidHandError(f"players must be a sequence of player ids; got {players!r}", field="players")
-    names = tuple(players)
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name:
-            raise InvalidHandError(f"player {i} must be a non-empty string id; got {name!r}", row=i,
-                                   field="players")
-    seen: set[str] = set()
-    for i, name in enumerate(names):
-        if name in seen:
-            raise InvalidHandError(f"player id {name!r} is at the table twice", row=i, field="players")
-        seen.add(name)
-    return names
-
-
-def _int(option: str, value: object, least: int, below: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not least <= value < below:
-        raise InvalidHandError(f"{option} must be an integer from {least} to {below - 1}; got {value!r}",
-                               field=option)
-    return value
-
-
 class Deal:
     """One deal, from the antes to the pot.  Make one with :meth:`start`;
     :meth:`act` returns the next deal and leaves this one as it is."""
 
-    __slots__ = ("table", "players", "dealer", "_native", "_seed", "_cards", "_stacks", "_seat_of", "_legal")
+    __slots__ = ("table", "players", "dealer", "_native", "_seed", "_cards", "_stacks", "_seat_of", "_legal", "_setup")
 
     table: TableRules
     players: tuple[str, ...]
@@ -96,10 +76,19 @@ class Deal:
             if isinstance(stacks, str) or not isinstance(stacks, Sequence):
                 raise InvalidHandError(f"stacks must be a stack per player; got {stacks!r}", field="stacks")
             chips = [_int("stacks", s, 0, 2**53 + 1) for s in stacks]
-        native = TableDeal.start(table._native, list(names), hands, seed or 0, dealer, chips)
+        return cls._begin(table, names, hands, seed, dealer, chips, Carried())
+
+    @classmethod
+    def _begin(cls, table: TableRules, names: tuple[str, ...], hands: list[list[int] | None] | None,
+               seed: int | None, dealer: int, chips: list[int] | None, carried: Carried) -> Deal:
+        retained = -1 if carried.retained is None else names.index(carried.retained)
+        sitting_out = [names.index(name) for name in carried.sitting_out]
+        native = TableDeal.start(table._native, list(names), hands, seed or 0, dealer, chips, carried.pot,
+                                 sitting_out, retained, carried.retained_cards)
         deal = object.__new__(cls)
         deal.table, deal.players, deal.dealer = table, names, dealer
         deal._native, deal._seed, deal._cards, deal._stacks = native, seed, hands, chips
+        deal._setup = carried
         deal._seat_of = {name: i for i, name in enumerate(names)}
         deal._legal = None
         return deal
@@ -108,7 +97,7 @@ class Deal:
         deal = object.__new__(Deal)
         deal.table, deal.players, deal.dealer = self.table, self.players, self.dealer
         deal._native, deal._seed, deal._cards, deal._stacks = native, self._seed, self._cards, self._stacks
-        deal._seat_of = self._seat_of
+        deal._seat_of, deal._setup = self._seat_of, self._setup
         deal._legal = None
         return deal
 
@@ -229,9 +218,15 @@ class Deal:
         raw = self._native.result()
         if raw is None:
             return None
-        known, ending, payouts, pot_winners = raw
+        known, ending, payouts, pot_winners, stays, retainer = raw
         names = self.players
         pots = self._native.pots()
+        if stays:
+            nets = {name: -row[2] for name, row in zip(names, self._native.seats())}
+            return DealResult(True, (), dict.fromkeys(names, 0), nets,
+                              f"everyone folded to {names[retainer]!r}, who is blind: the pot of {pots[0][0]} stays "
+                              f"for the next deal, and {names[retainer]!r} may keep the hand", "pot_stays",
+                              (PotResult(pots[0][0], (), None),))
         if not known:
             return DealResult(False, None, None, None, f"the deal ended at {_ENDINGS[ending]} whose hands are "
                               "unknown, so its winners are unknown", ending, ())
@@ -253,6 +248,21 @@ class Deal:
             text += f"; the pot of {pot.amount} covered by {pot.coverer!r} goes to " \
                     f"{' and '.join(repr(w) for w in pot.winners)}"
         return text
+
+    def next(self, *, retain: bool = False, cards: Sequence[CardsLike | None] | None = None,
+             seed: int | None = None, join: Mapping[str, int | None] | Sequence[str] = (),
+             leave: Collection[str] = (), sit_out: Collection[str] = (),
+             stacks: Mapping[str, int] | None = None) -> Deal:
+        """The next deal: the dealer moved to the next seat, stacks carried
+        (``stacks`` gives players new ones; a player left with no chips
+        drops out), a pot that stayed carried; ``retain=True`` lets the
+        blind player everyone folded to keep the hand.  ``join`` seats new
+        players (with their stacks), ``leave`` and ``sit_out`` name players
+        leaving the table or sitting this deal out.  Cards: ``cards``, else
+        dealt from ``seed`` (by default the seed after this deal's) or, under
+        ``shuffle="after_prial"``, from the pack as this deal left it."""
+        return next_deal(self, retain=retain, cards=cards, seed=seed, join=join, leave=leave, sit_out=sit_out,
+                         stacks=stacks)
 
     # ---- what a player may see -------------------------------------------
 
@@ -290,6 +300,7 @@ class Deal:
         else:
             data["seed"] = self._seed
             data["pack_version"] = PACK_VERSION
+        data.update(self._setup.to_dict())
         data["actions"] = [{"player": a.player, "kind": a.kind,
                             **({"amount": a.amount} if a.amount is not None and a.kind in ("stake", "sideshow")
                                else {}),
@@ -313,6 +324,9 @@ class Deal:
                                    f"(this prial deals version {PACK_VERSION})", field="pack_version")
         deal = cls.start(TableRules.from_dict(data.get("table")), data.get("players"), cards=data.get("cards"),
                          seed=data.get("seed"), dealer=data.get("dealer", 0), stacks=data.get("stacks"))
+        carried = Carried.from_dict(data, deal.players)
+        if carried != Carried():
+            deal = cls._begin(deal.table, deal.players, deal._cards, deal._seed, deal.dealer, deal._stacks, carried)
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise InvalidHandError("actions must be a list", field="actions")
@@ -333,8 +347,9 @@ class Deal:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Deal):
             return NotImplemented
-        return (self.table, self.players, self.dealer, self._seed, self._cards, self._stacks, self.history) == \
-            (other.table, other.players, other.dealer, other._seed, other._cards, other._stacks, other.history)
+        return (self.table, self.players, self.dealer, self._seed, self._cards, self._stacks, self._setup,
+                self.history) == (other.table, other.players, other.dealer, other._seed, other._cards,
+                                  other._stacks, other._setup, other.history)
 
     __hash__ = None  # type: ignore[assignment]
 

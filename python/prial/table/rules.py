@@ -11,6 +11,8 @@ from ..errors import InvalidHandError
 from ..rules import Rules
 
 Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti"]
+Shuffle = Literal["every_deal", "after_prial"]
+SHUFFLES = ("every_deal", "after_prial")
 RaiseLimit = Union[int, Literal["double"], None]
 
 # Per game: (ruleset preset, cards, see_cost, raise_limit, sideshow,
@@ -57,6 +59,8 @@ class TableRules:
     sideshow: bool | None = None
     agreed_showdown: bool | None = None
     cover: bool | None = None
+    retain_blind: bool = False
+    shuffle: Shuffle = "every_deal"
     cards: int = field(init=False, default=3)
     discards: int = field(init=False, default=0)
     _native: NativeTable = field(init=False, repr=False, compare=False, hash=False, default=None)  # type: ignore[assignment]
@@ -89,13 +93,20 @@ class TableRules:
         set_(self, "agreed_showdown",
              agreed if _flag("agreed_showdown", self.agreed_showdown) is None else self.agreed_showdown)
         set_(self, "cover", cover if _flag("cover", self.cover) is None else self.cover)
+        if not isinstance(self.retain_blind, bool):
+            raise InvalidHandError(f"retain_blind must be True or False; got {self.retain_blind!r}",
+                                   field="retain_blind")
+        if self.shuffle not in SHUFFLES:
+            raise InvalidHandError(f"shuffle must be one of {', '.join(SHUFFLES)}; got {self.shuffle!r}",
+                                   field="shuffle")
         set_(self, "_native", NativeTable(
             rules=self.rules._config(), cards=cards, ante=ante, min_stake=self.min_stake,
             max_stake=-1 if self.max_stake is None else self.max_stake,
             raise_limit=limit if isinstance(limit, int) else -1, raise_double=limit == "double",
             pot_limit=self.pot_limit, pot_cap=-1 if self.pot_cap is None else self.pot_cap,
             blind_turns=-1 if self.blind_turns is None else self.blind_turns, see_cost=self.see_cost,
-            sideshow=self.sideshow, agreed_showdown=self.agreed_showdown, cover=self.cover))
+            sideshow=self.sideshow, agreed_showdown=self.agreed_showdown, cover=self.cover,
+            retain_blind=self.retain_blind))
 
     def to_dict(self) -> dict[str, object]:
         """The resolved options as plain values (the ruleset by its fields)."""
@@ -106,7 +117,8 @@ class TableRules:
             "ante": self.ante, "min_stake": self.min_stake, "max_stake": self.max_stake,
             "raise_limit": self.raise_limit, "pot_limit": self.pot_limit, "pot_cap": self.pot_cap,
             "blind_turns": self.blind_turns, "see_cost": self.see_cost, "sideshow": self.sideshow,
-            "agreed_showdown": self.agreed_showdown, "cover": self.cover,
+            "agreed_showdown": self.agreed_showdown, "cover": self.cover, "retain_blind": self.retain_blind,
+            "shuffle": self.shuffle,
         }
 
     @classmethod
@@ -127,7 +139,7 @@ class TableRules:
 
 
 _OPTIONS = ("game", "rules", "ante", "min_stake", "max_stake", "raise_limit", "pot_limit", "pot_cap",
-            "blind_turns", "see_cost", "sideshow", "agreed_showdown", "cover")
+            "blind_turns", "see_cost", "sideshow", "agreed_showdown", "cover", "retain_blind", "shuffle")
 
 
 def _rules_dict(rules: Rules) -> dict[str, object]:
