@@ -119,3 +119,12 @@ def test_after_prial_a_see_won_by_a_prial_shuffles():
     pack = after.to_dict()["pack"]
     traditional = [c for c in range(52) if c not in prial.parse_cards("As Ad Ac 2c 3d 5h")]
     assert (pack[:46] != traditional) == won_by_prial
+
+
+def test_the_documented_codes_are_the_engines_in_order():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "rules.md").read_text()
+    section = text[text.index("### The codes of refused actions"):]
+    documented = [line.split("`")[1] for line in section.splitlines() if line.startswith("| `")]
+    assert documented == list(prial.table.CODES[1:])
