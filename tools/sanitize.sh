@@ -54,7 +54,7 @@ run_pytest() {
   # pytest's capture; -p no:cacheprovider: no .pytest_cache from this run.
   # Not the exhaustive tests: their time goes to their Python references,
   # and the kernels they call are the ones every other test calls.
-  python -m pytest -q -s -p no:cacheprovider -m "not exhaustive" "$@"
+  python -m pytest -q -s -p no:cacheprovider -m "not exhaustive and not slow" "$@"
 }
 
 case "$step" in
