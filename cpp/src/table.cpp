@@ -107,11 +107,6 @@ const char* code_name(Code code) noexcept { return kCodeTexts[static_cast<int>(c
 const char* code_rule(Code code) noexcept { return kCodeTexts[static_cast<int>(code)].rule; }
 const char* event_name(EventKind kind) noexcept { return kEventNames[static_cast<int>(kind)]; }
 
-int DealState::players_in() const noexcept {
-  int n = 0;
-  for (int i = 0; i < players; ++i) n += in(i) ? 1 : 0;
-  return n;
-}
 
 Chips DealState::pot_total() const noexcept {
   Chips total = 0;
@@ -392,6 +387,7 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
     }
     case Kind::Fold:
       p.status = Status::Folded;
+      --s.in_count;
       p.agreed = false;
       emit(events, EventKind::Fold, i);
       next_turn(t, s, i, events);
@@ -400,6 +396,7 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
       const Chips all = p.stack;
       put_in(s, i, all);
       p.status = Status::Covered;
+      --s.in_count;
       p.agreed = false;
       emit(events, EventKind::Cover, i, all, s.npots - 1);
       s.pots[s.npots - 1].coverer = static_cast<std::uint8_t>(i);
@@ -494,6 +491,7 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
     }
     ++dealt;
   }
+  s.in_count = static_cast<std::uint8_t>(dealt);
   if (setup.retained >= 0 && s.seat[setup.retained].status == Status::Out)
     throw InvalidHand("the player keeping a blind hand must be dealt in", setup.retained, "retained");
   if (dealt < 2)

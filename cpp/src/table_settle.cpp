@@ -89,6 +89,7 @@ bool side_compare(const Table& t, DealState& s, int asker, int asked, Events* ev
   show(s, asked, 1u << asker, events);
   const int loser = hand_key(t, s.seat[asked]) >= hand_key(t, s.seat[asker]) ? asker : asked;
   s.seat[loser].status = Status::Folded;
+  --s.in_count;
   s.seat[loser].agreed = false;
   emit(events, EventKind::Fold, loser, 0, 0, 0);
   return true;

@@ -160,6 +160,7 @@ struct DealState {
   bool pot_stays = false;          // everyone folded to a blind player: the pot goes to the next deal
   std::uint8_t retainer = kNobody; // that player, who may keep the hand
   std::uint8_t npots = 1;
+  std::uint8_t in_count = 0;  // players in: neither folded nor covered (nor out)
   std::uint32_t stakes = 0;   // stakes made in this deal
   std::uint32_t actions = 0;  // actions applied
   Chips stake = 0;            // the current stake S, open terms
@@ -170,7 +171,7 @@ struct DealState {
 
   std::uint32_t all_seats() const noexcept { return (std::uint32_t{1} << players) - 1; }
   bool in(int i) const noexcept { return seat[i].status == Status::Blind || seat[i].status == Status::Open; }
-  int players_in() const noexcept;
+  int players_in() const noexcept { return in_count; }
   Chips pot_total() const noexcept;
 };
 
