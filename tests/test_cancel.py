@@ -5,6 +5,9 @@ never cancelled changes no answer."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -198,3 +201,44 @@ def test_errors_in_the_input_are_still_reported_with_a_flag(threes):
 def test_cancel_must_be_a_flag(threes):
     with pytest.raises(TypeError):
         prial.evaluate_batch(threes[:5], cancel=True)
+
+
+def interrupted_after_a_second(command: list[str]) -> tuple[subprocess.CompletedProcess, float]:
+    """Runs ``command``, sends SIGINT once it has run a second; its end and
+    how long after the signal it came."""
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.0)
+    assert proc.poll() is None, proc.communicate()
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(command, proc.returncode, out, err), time.monotonic() - sent
+
+
+def test_ctrl_c_stops_a_long_sampled_equity_on_the_command_line():
+    done, after = interrupted_after_a_second(
+        [sys.executable, "-m", "prial", "odds", "--hand", "As Kd Qh", "--opponents", "3",
+         "--samples", "100000000000", "--no-sample-cap"])
+    assert done.returncode == 130 and done.stderr == "prial: interrupted\n", done.stderr
+    assert after < LATENCY_LIMIT
+
+
+def test_ctrl_c_stops_a_long_sampled_prial_equity():
+    script = ("import prial\n"
+              "try:\n"
+              "    prial.equity('As Kd Qh', 3, samples=100_000_000_000)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted')\n")
+    done, after = interrupted_after_a_second([sys.executable, "-c", script])
+    assert done.returncode == 0 and done.stdout == "interrupted\n", done.stderr
+    assert after < LATENCY_LIMIT
+
+
+def test_the_command_line_refuses_more_samples_than_a_server_deals(capsys):
+    from prial.cli import main
+
+    assert main(["odds", "--hand", "As Kd Qh", "--opponents", "3", "--samples", "100000000000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("prial: error: --samples 100,000,000,000 against 3 opponent(s)")
+    assert "10,485,760" in err and "at most --samples 3,495,253" in err and "--no-sample-cap" in err

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 
 from ..cards import format_cards
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from ..play import Equity, Player
 from .backend import Backend, Local
 from .common import CHIPS, POSITIVE, SEED, add_rules_options, check_cards, print_table, rules_from_args, rules_text
@@ -111,8 +111,25 @@ def equity_hand_size(args: argparse.Namespace, hand: str, where: str) -> int:
     return size
 
 
+def check_sample_cap(args: argparse.Namespace) -> None:
+    """Where the command has ``--no-sample-cap`` (computing here), more
+    sampled deals than a server deals in one call are refused unless it is
+    given: a mistyped ``--samples`` would otherwise run for hours."""
+    from ..service.options import ServeOptions
+
+    if not getattr(args, "sample_cap", False) or args.samples is None:
+        return
+    cap = ServeOptions().max_samples
+    if args.samples * args.opponents > cap:
+        raise ConfigurationError(
+            f"--samples {args.samples:,} against {args.opponents} opponent(s) deals "
+            f"{args.samples * args.opponents:,} opponent hands, more than the {cap:,} a server deals in one call "
+            f"(at most --samples {cap // args.opponents:,} here); --no-sample-cap lifts the limit")
+
+
 def equity_of(args: argparse.Namespace, hand: str, backend: Backend) -> Equity:
     """The equity of ``hand`` under the options of ``equity_options``."""
+    check_sample_cap(args)
     return backend.equity(hand, args.opponents, args.dead or (), rules_from_args(args), samples=args.samples,
                           seed=args.seed)
 
@@ -186,4 +203,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     odds_parser = sub.add_parser("odds", help="exact category odds, equity and percentile",
                                  description=ODDS_DESCRIPTION)
     odds_arguments(odds_parser)
+    odds_parser.add_argument("--no-sample-cap", dest="sample_cap", action="store_false",
+                             help="allow more --samples than a server deals in one call (10 x 2^20 opponent "
+                                  "hands); Ctrl-C stops a long run")
     odds_parser.set_defaults(func=lambda args: odds(args, local))

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
@@ -18,6 +21,48 @@ from .results import CategoryOdds, Equity, Odds
 # Deals enumerated when asked for exact equity; beyond this, sample.
 EXACT_DEAL_LIMIT = 200_000_000
 DEFAULT_SAMPLES = 200_000
+# Sampled deals from which a call from the main thread runs the native
+# work on a thread of its own: Python raises KeyboardInterrupt only in the
+# main thread, between bytecodes, so Ctrl-C reaches a main thread waiting
+# for the work, which then cancels it.  (Fewer take well under a second.)
+INTERRUPTIBLE_SAMPLES = 1_000_000
+
+T = TypeVar("T")
+
+
+def interruptible(work: Callable[[CancelFlag], T], cancel: CancelFlag | None) -> T:
+    """``work(flag)``, on a thread of its own when called from the main
+    thread: Ctrl-C there cancels ``flag`` (``cancel``, or a flag of its own),
+    waits for the work to stop and raises KeyboardInterrupt."""
+    flag = cancel if cancel is not None else CancelFlag()
+    if threading.current_thread() is not threading.main_thread():
+        return work(flag)
+    outcome: list = []
+
+    ended = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append((True, work(flag)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append((False, exc))
+        finally:
+            ended.set()
+
+    # Waited for by an Event: a Thread.join interrupted by Ctrl-C may take
+    # the thread for ended while it runs on (and the interpreter, exiting
+    # under it, aborts).
+    threading.Thread(target=run, name="prial-equity", daemon=True).start()
+    try:
+        ended.wait()
+    except KeyboardInterrupt:
+        flag.cancel()
+        ended.wait()  # within milliseconds: the native loop watches the flag
+        raise
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value
 
 
 def _hand_size(cards: int) -> int:
@@ -63,7 +108,9 @@ def equity(
 
     To stop the work, pass a ``prial.CancelFlag`` as ``cancel`` and call its
     ``.cancel()`` from another thread: the call then raises
-    ``prial.CancelledError`` within milliseconds.
+    ``prial.CancelledError`` within milliseconds.  Ctrl-C stops a long
+    sampled call made from the main thread as well (KeyboardInterrupt;
+    ``cancel``, if given, is then cancelled).
     """
     ev = evaluator_for(rules)
     cards = cards_of(hand, "hand")
@@ -86,8 +133,11 @@ def equity(
             raise InvalidHandError(f"samples must be an integer >= 1, got {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidHandError(f"seed must be an integer >= 0, got {seed!r}")
-    win, tie, lose = equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples, seed % 2**64,
-                                   cancel=cancel)
+    def count(flag: CancelFlag | None) -> tuple[int, int, int]:
+        return equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples, seed % 2**64, cancel=flag)
+
+    long = not exact and samples is not None and samples >= INTERRUPTIBLE_SAMPLES
+    win, tie, lose = interruptible(count, cancel) if long else count(cancel)
     total = win + tie + lose
     p = [win / total, tie / total, lose / total]
     stderr = 0.0 if exact else max(math.sqrt(x * (1 - x) / total) for x in p)

@@ -40,6 +40,11 @@ class ServeOptions:
     port_file: str | None = None
     log_calls: bool = True
 
+    @property
+    def max_samples(self) -> int:
+        """Opponent hands one Monte Carlo Equity call may deal (samples x opponents)."""
+        return 10 * self.max_batch
+
     def worker_threads(self) -> int:
         """Threads of the pool that runs native work (the event loop answers the rest)."""
         return self.workers or (os.cpu_count() or 1)

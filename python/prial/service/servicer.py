@@ -79,7 +79,7 @@ class PrialService(pb_grpc.PrialServicer):
     def __init__(self, options: ServeOptions, observer: Observer) -> None:
         self.max_batch = options.max_batch
         self.max_stream_batches = options.max_stream_batches
-        self.max_samples = 10 * options.max_batch  # opponent hands dealt per Monte Carlo Equity call
+        self.max_samples = options.max_samples
         self.threads = options.threads_per_call
         self.runtime = Runtime(
             pool=futures.ThreadPoolExecutor(max_workers=options.worker_threads(), thread_name_prefix="prial-work"),
