@@ -139,3 +139,29 @@ def test_signatures_are_readable():
     assert list(inspect.signature(prial.evaluate).parameters) == ["hand"]
     assert list(inspect.signature(prial.evaluate_batch).parameters) == ["hands", "threads", "cancel"]
     assert prial.evaluate.__doc__ and prial.partition.__doc__
+
+
+def test_every_result_has_to_dict_and_as_dict_is_a_deprecated_alias(tmp_path):
+    ev = prial.Evaluator()
+    results = [ev.evaluate("As Ad Ah"), ev.best_of("As Ad Ah Kd"),
+               ev.partition("As Ad Ah Kd Kh Ks 2c 3c 4c 5d 6d 7d 9h")]
+    for result in results:
+        data = result.to_dict()
+        assert json.loads(json.dumps(data)) == data, type(result).__name__
+    assert results[0].to_dict() == {"strength": results[0].strength, "category": "PRIAL", "cards": [51, 49, 50],
+                                    "description": "Prial of aces"}
+    assert results[2].to_dict()["categories"][0] == "PRIAL"
+
+    log = tmp_path / "log.csv"
+    prial.write_sample_log(str(log), 50, seed=1)
+    summary = prial.score_file(log, tmp_path / "out.csv")
+    audit = prial.audit_file(log)
+    for result in (summary, audit):
+        data = result.to_dict()
+        assert json.loads(json.dumps(data, default=str)) == json.loads(json.dumps(data, default=str))
+        with pytest.warns(DeprecationWarning, match=r"as_dict\(\) is deprecated; use to_dict\(\)"):
+            assert result.as_dict() == data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        summary.to_dict()
+        audit.to_dict()

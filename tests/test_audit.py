@@ -160,8 +160,8 @@ def test_a_scored_log_audits_as_its_log(tmp_path):
     log = tmp_path / "deals.parquet"
     prial.write_sample_log(log, 2_000, seed=24)
     prial.score_file(log, tmp_path / "scored.parquet")
-    raw = audit_file(log).as_dict()
-    scored = audit_file(tmp_path / "scored.parquet").as_dict()
+    raw = audit_file(log).to_dict()
+    scored = audit_file(tmp_path / "scored.parquet").to_dict()
     for d in (raw, scored):
         d.pop("input"), d.pop("seconds"), d.pop("rows_per_second")
     assert raw == scored
@@ -178,12 +178,12 @@ def test_every_format_and_engine_finds_the_same(tmp_path):
     found = []
     for name, engine in (("log.parquet", "local"), ("log.csv", "local"), ("log.jsonl", "local"),
                          ("log.parquet", "dask")):
-        d = audit_file(tmp_path / name, options=options, engine=engine).as_dict()
+        d = audit_file(tmp_path / name, options=options, engine=engine).to_dict()
         for key in ("input", "seconds", "rows_per_second"):
             d.pop(key)
         found.append(json.loads(json.dumps(d, default=str)))
     assert all(f == found[0] for f in found[1:])
-    assert found[0] == json.loads(json.dumps({k: v for k, v in audit_table(table, options).as_dict().items()
+    assert found[0] == json.loads(json.dumps({k: v for k, v in audit_table(table, options).to_dict().items()
                                               if k not in ("input", "seconds", "rows_per_second")}, default=str))
 
 
@@ -308,4 +308,4 @@ def test_uncontested_deals_and_deals_without_a_result_are_counted_apart(tmp_path
         "1 of 2 adjudicated deals (50.00%, 95 % interval 9.45% to 90.55%) record a winner other than prial's "
         "adjudication; not counted as disputes: 2 uncontested (one player) and 2 with no result recorded (no "
         "player logged as the winner).")
-    assert {"uncontested": 2, "no_result": 2}.items() <= result.as_dict()["payouts"].items()
+    assert {"uncontested": 2, "no_result": 2}.items() <= result.to_dict()["payouts"].items()

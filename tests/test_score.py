@@ -245,7 +245,7 @@ def test_uncontested_deals_and_deals_without_a_result_are_no_disputes(tmp_path):
     summary = prial.score_file(path, tmp_path / "out.parquet")
     assert (summary.deals, summary.invalid_deals, summary.disputes) == (6, 0, 1)
     assert (summary.uncontested, summary.no_result) == (2, 2)
-    assert {"uncontested": 2, "no_result": 2}.items() <= summary.as_dict().items()
+    assert {"uncontested": 2, "no_result": 2}.items() <= summary.to_dict().items()
     rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
     dispute = {r["deal_id"]: r["dispute"] for r in rows}  # one value a deal
     assert [dispute[d] for d in range(1, 7)] == [None, None, None, None, True, False]

@@ -1,9 +1,25 @@
 """The evaluator's result types: one hand's value, the best three of four
 or five cards, and a partition into hands."""
 
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 from .categories import Category
+
+# What to_dict() gives, as for every result (prial.play.results.Plain).
+Plain = Union[str, int, float, bool, None, list["Plain"], dict[str, "Plain"]]
+
+
+def _plain(value: object) -> Plain:
+    """Categories by name, lists of them too."""
+    if isinstance(value, Category):
+        return value.name
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value  # type: ignore[return-value]  # the leaves: str, int, float, None
+
+
+def _to_dict(result: tuple) -> dict[str, Plain]:
+    return {name: _plain(value) for name, value in zip(result._fields, result)}  # type: ignore[attr-defined]
 
 
 class HandValue(NamedTuple):
@@ -21,6 +37,10 @@ class HandValue(NamedTuple):
 
     def __str__(self) -> str:
         return self.description
+
+    def to_dict(self) -> dict[str, Plain]:
+        """Plain JSON-able data: the category by name."""
+        return _to_dict(self)
 
     def __lt__(self, other: object) -> bool:
         return self.strength < _strength(other)
@@ -60,6 +80,10 @@ class BestHand(NamedTuple):
     def __str__(self) -> str:
         return self.description
 
+    def to_dict(self) -> dict[str, Plain]:
+        """Plain JSON-able data: the category by name."""
+        return _to_dict(self)
+
 
 class Split(NamedTuple):
     """n cards split into three-card hands, strongest first, plus discards.
@@ -80,3 +104,7 @@ class Split(NamedTuple):
     descriptions: list[str]
     expected_points: float | None
     candidates: int
+
+    def to_dict(self) -> dict[str, Plain]:
+        """Plain JSON-able data: categories by name."""
+        return _to_dict(self)

@@ -214,7 +214,7 @@ def score(folder: Path) -> None:
     categories: dict[str, int] = summary.categories
     complete: bool = summary.complete
     speed: float = summary.hands_per_second
-    report: dict[str, object] = summary.as_dict()
+    report: dict[str, object] = summary.to_dict()
     try:
         prial.score_file("missing.csv")
     except prial.ScoreError as error:
@@ -243,7 +243,7 @@ def audit(folder: Path) -> None:
         rate: float | None = payout.rate
         interval: tuple[float, float] = (payout.low, payout.high)
         del rate, interval
-    as_json: dict[str, object] = result.as_dict()
+    as_json: dict[str, object] = result.to_dict()
     write_report(result, folder / "report.html")
     del sentence, as_json
 

@@ -11,6 +11,7 @@ statistic is chi-square under fair dealing however many seats a deal has.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,8 +37,18 @@ Z95 = 1.959963984540054
 DEALING_TESTS = ("categories", "cards")
 
 
+class _AsDict:
+    """``as_dict()``, the old name of ``to_dict()`` (every result has ``to_dict()``)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """Deprecated: ``to_dict()``."""
+        warnings.warn(f"{type(self).__name__}.as_dict() is deprecated; use to_dict()", DeprecationWarning,
+                      stacklevel=2)
+        return self.to_dict()  # type: ignore[attr-defined]  # every subclass has it
+
+
 @dataclass(frozen=True)
-class Effect:
+class Effect(_AsDict):
     """The most deviant cell of a test: a seat and a category or card,
     with its standardized residual (observed minus expected, in standard
     deviations of a fair deal)."""
@@ -48,13 +59,13 @@ class Effect:
     expected: float
     residual: float
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {"seat": self.seat, "what": self.what, "observed": self.observed,
                 "expected": round(self.expected, 3), "residual": round(self.residual, 3)}
 
 
 @dataclass(frozen=True)
-class Frequency:
+class Frequency(_AsDict):
     """Observed and expected frequency of one category or card, with the
     range 95 % of fair logs of this size would give."""
 
@@ -64,13 +75,13 @@ class Frequency:
     low: float
     high: float
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {"what": self.what, "observed": self.observed, "expected": self.expected,
                 "fair_low": self.low, "fair_high": self.high}
 
 
 @dataclass
-class DealingTest:
+class DealingTest(_AsDict):
     """One group's test of one kind (``categories`` or ``cards``)."""
 
     kind: str
@@ -89,18 +100,18 @@ class DealingTest:
     frequencies: list[Frequency] = field(default_factory=list)
     untested: str | None = None  # why not, when no test was made
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "group": self.group, "game": self.game, "cards": self.cards, "deals": self.deals, "seats": self.seats,
             "statistic": _rounded(self.statistic), "df": self.df, "p_value": self.p_value,
             "p_adjusted": self.p_adjusted, "flagged": self.flagged,
-            "effect": self.effect.as_dict() if self.effect else None,
-            "frequencies": [f.as_dict() for f in self.frequencies], "untested": self.untested,
+            "effect": self.effect.to_dict() if self.effect else None,
+            "frequencies": [f.to_dict() for f in self.frequencies], "untested": self.untested,
         }
 
 
 @dataclass(frozen=True)
-class PayoutGroup:
+class PayoutGroup(_AsDict):
     """One group's logged winners against prial's adjudication."""
 
     group: dict[str, object]
@@ -119,7 +130,7 @@ class PayoutGroup:
     def rate(self) -> float | None:
         return self.disputes / self.adjudicated if self.adjudicated else None
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {"group": self.group, "deals": self.deals, "adjudicated": self.adjudicated,
                 "unadjudicable": self.unadjudicable, "disputes": self.disputes, "rate": self.rate,
                 "interval": [self.low, self.high], "uncontested": self.uncontested, "no_result": self.no_result,
@@ -127,18 +138,18 @@ class PayoutGroup:
 
 
 @dataclass(frozen=True)
-class ImpossibleGroup:
+class ImpossibleGroup(_AsDict):
     group: dict[str, object]
     deals: int  # deals holding a card twice
     listed: list[object]
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {"group": self.group, "deals": self.deals, "listed": self.listed}
 
 
 @dataclass
-class AuditResult:
-    """What ``prial audit`` found; ``as_dict`` is its JSON, and the report's
+class AuditResult(_AsDict):
+    """What ``prial audit`` found; ``to_dict`` is its JSON, and the report's
     figures.  ``summaries`` holds one plain sentence per test."""
 
     input: str
@@ -162,20 +173,20 @@ class AuditResult:
     def rows_per_second(self) -> float:
         return self.rows / self.seconds if self.seconds > 0 else 0.0
 
-    def as_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "input": self.input, "by": self.by, "alpha": self.alpha, "rows": self.rows,
             "bad_rows": self.bad_rows, "deals": self.deals,
             "summaries": self.summaries,
             "dealing": {kind: {"flagged": [group_label(t.group) for t in self.flagged(kind)],
-                               "groups": [t.as_dict() for t in tests]} for kind, tests in self.dealing.items()},
+                               "groups": [t.to_dict() for t in tests]} for kind, tests in self.dealing.items()},
             "impossible_deals": {"deals": sum(g.deals for g in self.impossible),
-                                 "groups": [g.as_dict() for g in self.impossible]},
+                                 "groups": [g.to_dict() for g in self.impossible]},
             "payouts": {"adjudicated": sum(g.adjudicated for g in self.payouts),
                         "disputes": sum(g.disputes for g in self.payouts),
                         "uncontested": sum(g.uncontested for g in self.payouts),
                         "no_result": sum(g.no_result for g in self.payouts),
-                        "groups": [g.as_dict() for g in self.payouts]},
+                        "groups": [g.to_dict() for g in self.payouts]},
             "seconds": round(self.seconds, 3), "rows_per_second": round(self.rows_per_second, 1),
         }
 

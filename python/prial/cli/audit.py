@@ -73,7 +73,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
         write_report(result, args.report)
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2, default=str))
+        print(json.dumps(result.to_dict(), indent=2, default=str))
     else:
         print_audit(result)
     if args.report:

@@ -40,7 +40,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"{summary.output}: the job is already complete ({summary.rows_in:,} rows); nothing to do",
               file=sys.stderr)
     if args.json:
-        print(json.dumps(summary.as_dict(), indent=2))
+        print(json.dumps(summary.to_dict(), indent=2))
     else:
         print_score_summary(summary)
     return 0

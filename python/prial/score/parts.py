@@ -308,7 +308,7 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, err
     try:
         _staged("errors file", errors_path, lambda tmp: write_tables(tmp, "csv", ERRORS_SCHEMA, error_tables()))
         summary = _summary(entries, input, output, errors_path, seconds, engine, resumed_rows)
-        _staged("summary", summary_path, lambda tmp: _write_json(tmp, {**summary.as_dict(), "job": job}))
+        _staged("summary", summary_path, lambda tmp: _write_json(tmp, {**summary.to_dict(), "job": job}))
     except BaseException:
         for path in (output, errors_path, summary_path):
             _discard(path + ".tmp")

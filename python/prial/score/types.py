@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 from ..rules import Rules
@@ -82,6 +83,12 @@ class ScoreSummary:
         return scored_now / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict[str, object]:
+        """Deprecated: ``to_dict()``."""
+        warnings.warn("ScoreSummary.as_dict() is deprecated; use to_dict()", DeprecationWarning, stacklevel=2)
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able data, as the summary file holds it."""
         return {
             "input": self.input,
             "output": self.output,
