@@ -165,3 +165,21 @@ def test_every_result_has_to_dict_and_as_dict_is_a_deprecated_alias(tmp_path):
         warnings.simplefilter("error")
         summary.to_dict()
         audit.to_dict()
+
+
+@pytest.mark.parametrize("module", ["prial", "prial.score", "prial.audit"])
+def test_dir_shows_the_names_loaded_on_first_use_and_hides_the_helpers(module):
+    imported = importlib.import_module(module)
+    names = dir(imported)
+    assert set(imported.__all__) <= set(names)
+    assert not {"Any", "TYPE_CHECKING", "warnings", "lazy_names", "public_dir"} & set(names)
+    assert all(hasattr(imported, name) for name in names)
+
+
+def test_dir_of_prial_names_the_lazy_functions_without_loading_them():
+    script = ("import sys, prial\n"
+              "names = dir(prial)\n"
+              "print(all(n in names for n in ('score_file', 'audit_file', 'sample_deals', 'ScoreOptions')),\n"
+              "      'pyarrow' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "True False\n", done.stderr

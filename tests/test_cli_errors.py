@@ -182,3 +182,14 @@ def test_an_unknown_argument_points_at_its_commands_help(argv, command, capsys):
     assert info.value.code == 2
     line = one_error_line(capsys)
     assert line == f"prial: error: unrecognized arguments: {argv[-1]} (see: {command} --help)\n"
+
+
+def test_the_dask_engine_without_its_extra_names_dask(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "log.csv"
+    assert main(["sample", "--deals", "3", "-o", str(log)]) == 0
+    capsys.readouterr()
+    for name in ("dask", "dask.dataframe", "distributed", "pandas"):  # none of the extra installed
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "prial.score.dask_engine", raising=False)
+    assert main(["score", str(log), "-o", str(tmp_path / "out.csv"), "--engine", "dask"]) == 1
+    assert one_error_line(capsys) == 'prial: error: this needs dask, which is not installed: pip install "prial[dask]"\n'

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core
 from ._core import CancelFlag
-from ._lazy import lazy_names
+from ._lazy import lazy_names, public_dir
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
 from .errors import CancelledError, ConfigurationError, Error, IllegalActionError, InvalidHandError, InvalidShowdownError
@@ -90,6 +90,7 @@ _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 # them a module __getattr__ makes every misspelt prial.name an Any.
 if not TYPE_CHECKING:
     _lazy = lazy_names(__name__, _LAZY, globals())
+    __dir__ = public_dir(globals())
 
     def __getattr__(name: str) -> Any:
         if name in _LAZY:

@@ -21,3 +21,17 @@ def lazy_names(package: str, homes: dict[str, str], namespace: dict[str, Any]) -
         return value
 
     return __getattr__
+
+
+def public_dir(namespace: dict[str, Any]) -> Callable[[], list[str]]:
+    """A module ``__dir__`` for the module whose globals are ``namespace``:
+    its ``__all__`` (names loaded on first use included, which ``dir()``,
+    tab completion and ``help()`` would otherwise miss) and its dunder
+    attributes, but not the helpers its code imports (``Any``,
+    ``TYPE_CHECKING``, ``warnings``)."""
+
+    def __dir__() -> list[str]:
+        dunders = {name for name in namespace if name.startswith("__") and name.endswith("__")}
+        return sorted(dunders | set(namespace["__all__"]))
+
+    return __dir__

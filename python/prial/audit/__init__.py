@@ -15,7 +15,7 @@ The names below load their module (and pyarrow) on first use.
 
 from typing import TYPE_CHECKING
 
-from .._lazy import lazy_names
+from .._lazy import lazy_names, public_dir
 
 if TYPE_CHECKING:
     from .findings import AuditResult
@@ -32,3 +32,4 @@ __all__ = ["AuditOptions", "AuditResult", "audit_file", "audit_table", "write_re
 # Hidden from type checkers, as in prial.score.
 if not TYPE_CHECKING:
     __getattr__ = lazy_names(__name__, _HOME, globals())
+    __dir__ = public_dir(globals())

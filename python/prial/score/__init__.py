@@ -17,7 +17,7 @@ The names below load their module (and pyarrow) on first use, so that
 
 from typing import TYPE_CHECKING
 
-from .._lazy import lazy_names
+from .._lazy import lazy_names, public_dir
 
 if TYPE_CHECKING:
     from .job import score_file
@@ -36,3 +36,4 @@ __all__ = ["Bias", "Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sa
 # them a module __getattr__ makes every misspelt prial.score.name an Any.
 if not TYPE_CHECKING:
     __getattr__ = lazy_names(__name__, _HOME, globals())
+    __dir__ = public_dir(globals())

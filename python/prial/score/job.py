@@ -65,6 +65,10 @@ def score_file(
     with JobLock(output):
         check_existing(output, errors, overwrite=overwrite, resume=resume)
         if engine == "dask":
+            # Named first when missing: the engine's own imports would
+            # otherwise name pandas, which comes with it.
+            import dask  # noqa: F401
+
             from .dask_engine import score_dask
 
             return score_dask(input, output, fmt_in, fmt_out, options, errors, scheduler, workers, progress)
