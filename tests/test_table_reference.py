@@ -292,7 +292,7 @@ def ref_table(setup: dict):
                       **setup["options"])
 
 
-def start_both(setup: dict, short_may_only_fold: bool = False):
+def start_both(setup: dict, short_may_only_fold: bool = True):
     stacks = setup["stacks"]
     hands = [None if stacks is not None and stacks[i] < setup["options"]["ante"] else h
              for i, h in enumerate(setup["hands"])]

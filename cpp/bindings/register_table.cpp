@@ -137,14 +137,24 @@ class TableDeal {
     return out;
   }
 
-  TableDeal act(int seat, const std::string& kind_text, std::optional<Chips> amount,
+  TableDeal act(int seat, const std::string& kind_text, const py::object& amount_value,
                 const std::vector<int>& discards) const {
     Move move;
     move.player = seat < 0 || seat >= state_.players ? kNobody : static_cast<std::uint8_t>(seat);
     move.kind = static_cast<Kind>(kKinds);
     for (int k = 0; k < kKinds; ++k)
       if (kind_text == kind_name(static_cast<Kind>(k))) move.kind = static_cast<Kind>(k);
-    move.amount = !amount ? kNoAmount : *amount < 0 || *amount > kMaxChips ? kBadAmount : *amount;
+    // An int of any size: beyond kAmountLimit either way it is clamped there,
+    // where every rule refuses it as it would the exact value.
+    if (amount_value.is_none()) {
+      move.amount = kNoAmount;
+    } else {
+      int overflow = 0;
+      const long long value = PyLong_AsLongLongAndOverflow(amount_value.ptr(), &overflow);
+      if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
+      move.amount = overflow > 0 ? kAmountLimit : overflow < 0 ? -kAmountLimit
+                                                               : std::clamp<Chips>(value, -kAmountLimit, kAmountLimit);
+    }
     if (discards.size() > 2) {
       move.ndiscards = 3;  // never the right count
     } else {

@@ -41,8 +41,8 @@ constexpr CodeText kCodeTexts[kCodes] = {
     {"sideshow_needs_three", "a sideshow needs three or more players in"},
     {"sideshow_no_one", "a sideshow is asked of the nearest player who has staked, and only if that player is open"},
     {"stake_below_least", "a stake must be at least the least stake"},
-    {"cannot_afford", "the player's stack cannot pay it"},
-    {"stake_above_most", "a stake may be at most the most stake"},
+    {"cannot_afford", "the player's stack cannot pay it (or, without stacks, the deal would hold over 2**53 chips)"},
+    {"stake_above_most", "a stake may be at most the most stake, and a deal holds at most 2**53 chips"},
     {"see_needs_two", "a see needs exactly two players in"},
     {"see_before_stake", "a see needs a stake made in the deal first"},
     {"see_blind_man", "an open player cannot see a blind player"},
@@ -94,6 +94,12 @@ int other_in(const DealState& s, int i) noexcept {
   for (int j = 0; j < s.players; ++j)
     if (j != i && s.in(j)) return j;
   return -1;
+}
+
+// A player with a stack below their least stake at a table without
+// covering may only fold.
+bool must_fold(const Table& t, const DealState& s, int i) noexcept {
+  return s.stacks && !t.config.cover && s.seat[i].stack < least_stake(s, i);
 }
 
 Chips see_price(const Table& t, const DealState& s, int i) noexcept {
@@ -150,6 +156,10 @@ int legal_actions(const Table& t, const DealState& s, Legal* out) noexcept {
     return n;
   }
   const bool blind = p.status == Status::Blind;
+  if (must_fold(t, s, i)) {
+    out[n++] = Legal{Kind::Fold};
+    return n;
+  }
   if (blind) out[n++] = Legal{Kind::Look};
   if (blind_turns_over(t, p)) {
     out[n++] = Legal{Kind::Fold};
@@ -188,6 +198,7 @@ Code check_stake(const Table& t, const DealState& s, int i, Chips amount) noexce
   if (s.stacks && amount > p.stack) return Code::CannotAfford;
   const Chips most = limit_most(t, s, i);
   if (most != kNoLimit && amount > most) return Code::StakeAboveMost;
+  if (s.pot_total() + amount > kMaxChips) return Code::StakeAboveMost;  // a deal holds at most kMaxChips
   return Code::Ok;
 }
 
@@ -211,12 +222,13 @@ Code check(const Table& t, const DealState& s, const Move& m) noexcept {
   if (blind_turns_over(t, p) && m.kind != Kind::Look && m.kind != Kind::Fold) return Code::BlindTurnsOver;
   const bool takes_amount = m.kind == Kind::Stake || m.kind == Kind::Sideshow;
   const bool may_take_amount = takes_amount || m.kind == Kind::See || m.kind == Kind::Cover;
-  if (m.amount == kBadAmount || (takes_amount && m.amount == kNoAmount) || (!may_take_amount && m.amount != kNoAmount))
+  if ((takes_amount && m.amount == kNoAmount) || (!may_take_amount && m.amount != kNoAmount))
     return Code::BadAmount;
   if (m.kind != Kind::Discard && m.ndiscards != 0) return Code::BadAmount;
   const int in = s.players_in();
   switch (m.kind) {
     case Kind::Look:
+      if (must_fold(t, s, i)) return Code::CannotAfford;
       return p.status == Status::Blind ? Code::Ok : Code::AlreadyOpen;
     case Kind::Discard: {
       if (m.ndiscards != c.discards) return Code::DiscardCount;
@@ -243,19 +255,20 @@ Code check(const Table& t, const DealState& s, const Move& m) noexcept {
       if (p.status == Status::Open && s.seat[other_in(s, i)].status == Status::Blind) return Code::SeeBlindMan;
       if (p.hands == 2 || s.seat[other_in(s, i)].hands == 2) return Code::SeeTwoHands;
       const Chips price = see_price(t, s, i);
-      if (m.amount >= 0 && m.amount != price) return Code::SeePrice;
+      if (m.amount != kNoAmount && m.amount != price) return Code::SeePrice;
+      if (s.pot_total() + price > kMaxChips) return Code::CannotAfford;
       if (s.stacks && p.stack < price) return Code::CannotAfford;
       return Code::Ok;
     }
     case Kind::Cover:
       if (!c.cover || !s.stacks) return Code::CoverNotAllowed;
       if (p.stack >= least_stake(s, i)) return Code::CoverCanPay;
-      if (m.amount >= 0 && m.amount != p.stack) return Code::BadAmount;
+      if (m.amount != kNoAmount && m.amount != p.stack) return Code::BadAmount;
       return Code::Ok;
     case Kind::AgreeShowdown:
+      if (must_fold(t, s, i)) return Code::CannotAfford;
       if (!c.agreed_showdown) return Code::AgreeNotAllowed;
-      if (in < 3) return Code::AgreeNeedsThree;
-      return Code::Ok;
+      return in < 3 ? Code::AgreeNeedsThree : Code::Ok;
     case Kind::Fold:
     case Kind::Accept:
     case Kind::Decline:
@@ -516,7 +529,7 @@ std::string explain(const Table& t, const DealState& s, const Move& m, Code code
   auto name = [&](int i) { return i < static_cast<int>(names.size()) ? quoted(names[i]) : std::to_string(i); };
   const std::string who = m.player < s.players ? name(m.player) : std::string("an unknown player");
   std::string what = static_cast<int>(m.kind) < kKinds ? kind_name(m.kind) : "act";
-  if (m.amount >= 0) what += " " + std::to_string(m.amount);
+  if (m.amount != kNoAmount) what += " " + std::to_string(m.amount);
   std::string message = who + " cannot " + what + ": ";
   const int i = m.player;
   switch (code) {
@@ -527,9 +540,15 @@ std::string explain(const Table& t, const DealState& s, const Move& m, Code code
              std::to_string(least_stake(s, i)) + " for " +
              (s.seat[i].status == Status::Blind ? "a blind" : "an open") + " player";
     case Code::StakeAboveMost:
+      if (limit_most(t, s, i) == kNoLimit || m.amount <= limit_most(t, s, i))
+        return message + "a deal holds at most 2**53 chips in all";
       return message + "stake " + std::to_string(m.amount) + " is above the most stake " +
              std::to_string(limit_most(t, s, i)) + " at this table";
     case Code::CannotAfford:
+      if (!s.stacks) return message + "a deal holds at most 2**53 chips in all";
+      if (must_fold(t, s, i))
+        return message + "the stack of " + std::to_string(s.seat[i].stack) +
+               " chips cannot pay the least stake, and without covering the player may only fold";
       return message + "the stack holds " + std::to_string(s.seat[i].stack) + " chips";
     case Code::SeePrice:
       return message + "the see costs " + std::to_string(see_price(t, s, i));

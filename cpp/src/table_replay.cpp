@@ -41,7 +41,7 @@ std::uint64_t replay_one(const Table& table, const ReplayInput& in, const Replay
     Move m;
     m.kind = static_cast<Kind>(std::min<int>(in.kinds[a], kKinds));
     m.player = in.actors[a] < players ? in.actors[a] : kNobody;
-    m.amount = in.amounts[a] < kNoAmount || in.amounts[a] > kMaxChips ? kBadAmount : in.amounts[a];
+    m.amount = in.amounts[a] == -1 ? kNoAmount : std::clamp(in.amounts[a], -kAmountLimit, kAmountLimit);
     for (int k = 0; k < 2; ++k)
       if (in.discards[2 * a + k] != kUnknownCard) m.discards[m.ndiscards++] = in.discards[2 * a + k];
     const Code code = apply(table, s, m);

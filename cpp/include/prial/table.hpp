@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -177,9 +178,11 @@ struct DealState {
 
 // One action as submitted.  `kind` may be out of range (an unknown
 // action), `player` kNobody (an unknown player), `amount` kNoAmount when
-// none is given and kBadAmount for one that is no amount of chips.
-inline constexpr Chips kNoAmount = -1;
-inline constexpr Chips kBadAmount = -2;
+// none is given; any other value, negative or huge, is judged by the rules
+// (a stake of -1 is below the least stake).  Callers clamp wider integers
+// to kAmountLimit either way, which no rule allows.
+inline constexpr Chips kNoAmount = std::numeric_limits<Chips>::min();
+inline constexpr Chips kAmountLimit = Chips{1} << 62;
 struct Move {
   Kind kind = Kind::Fold;
   std::uint8_t player = kNobody;
@@ -314,7 +317,7 @@ struct ReplayInput {
   const std::int64_t* offsets = nullptr;  // (deals + 1)
   const std::uint8_t* actors = nullptr;   // (actions) seat; kNobody or beyond: unknown player
   const std::uint8_t* kinds = nullptr;    // (actions) Kind; kKinds or beyond: unknown action
-  const Chips* amounts = nullptr;         // (actions) kNoAmount: none
+  const Chips* amounts = nullptr;         // (actions) -1: none (a replayed amount is never negative)
   const Card* discards = nullptr;         // (actions, 2) kUnknownCard: none
 };
 
