@@ -75,6 +75,8 @@ def random_options(rng: random.Random) -> dict:
     for flag in ("sideshow", "agreed_showdown", "cover"):
         if rng.random() < 0.3:
             options[flag] = rng.random() < 0.5
+    options["retain_blind"] = rng.random() < 0.2
+    options["shuffle"] = rng.choice(["every_deal", "after_prial"])
     return options
 
 
@@ -223,8 +225,10 @@ def test_a_deal_from_its_dict_replays_over_grpc(grpc_client):
     assert state == whole(deal)
 
 
-def test_the_table_enum_names_the_games():
+def test_the_table_enums_name_the_games_and_shuffles():
     assert {name.removeprefix("TABLE_GAME_").lower() for name in pb.TableGame.keys()} == {*GAMES, "unspecified"}
+    assert {name.removeprefix("TABLE_SHUFFLE_").lower() for name in pb.TableShuffle.keys()} == \
+        {"every_deal", "after_prial", "unspecified"}
 
 
 def test_unset_table_options_take_the_game_s_defaults(stub):
@@ -275,7 +279,9 @@ ILLEGAL = [  # (actions, the refused action's index, reason, player in the metad
     ([action("fold"), action("fold"), action("fold")], 2, "deal_over", ""),
     ([action("stake", amount=1), action("look"), action("look")], 2, "already_open", "cat"),
     ([action("stake")], 0, "bad_amount", "bob"),
-    ([action("stake", amount=2**60)], 0, "bad_amount", "bob"),
+    ([action("stake", amount=2**60)], 0, "stake_above_most", "bob"),
+    ([action("stake", amount=2**64 - 1)], 0, "stake_above_most", "bob"),
+    ([action("stake", amount=0)], 0, "stake_below_least", "bob"),
     ([action("accept")], 0, "no_sideshow", "bob"),
     ([action("cover")], 0, "cover_not_allowed", "bob"),
 ]
@@ -339,8 +345,6 @@ BAD = [  # (request, the field its BadRequest names)
     (pb.PlayTableRequest(players=P3, seed=1, table=pb.TableRules(see_cost=5000)), "table.see_cost"),
     (pb.PlayTableRequest(players=P3, seed=1, table=pb.TableRules(blind_turns=2**32 - 1)), "table.blind_turns"),
     (pb.PlayTableRequest(players=P3, seed=1, table=pb.TableRules(rules=pb.Rules(wild="xyz"))), "rules"),
-    (pb.PlayTableRequest(players=P3, seed=1, actions=[action("stake", amount=2**64 - 1)]), "actions[0]"),
-    (pb.PlayTableRequest(players=P3, seed=1, action=action("stake", amount=2**64 - 1)), "action"),
     (pb.PlayTableRequest(players=P3, seed=1, view="zed"), "view"),
 ]
 

@@ -12,10 +12,12 @@ from .._core import MAX_TABLE_CHIPS, PACK_VERSION
 from ..cards import CardsLike, cards_of
 from ..errors import InvalidHandError
 from ..table import GAMES, Action, Deal, DealResult, Event, Pot, PotResult, Seat, TableRules
+from ..table.rules import SHUFFLES
 from ..v1 import prial_pb2 as pb
 from .convert import _from_enum, choice, number, rules_from_proto, rules_to_proto
 
 TABLE_GAMES = _from_enum("TABLE_GAME", GAMES, GAMES[0])
+TABLE_SHUFFLES = _from_enum("TABLE_SHUFFLE", SHUFFLES, SHUFFLES[0])
 # The native table holds these options in 32 bits; chips go to 2^53.
 _MOST = {"see_cost": 2**31 - 1, "blind_turns": 2**31 - 1}
 _CHIP_OPTIONS = ("ante", "min_stake", "max_stake", "pot_cap", "see_cost")
@@ -75,6 +77,8 @@ def table_rules_from_proto(msg: pb.TableRules) -> TableRules:
                                    field="table.raise_limit_double")
         options["raise_limit"] = "double"
     options["pot_limit"] = msg.pot_limit
+    options["retain_blind"] = msg.retain_blind
+    options["shuffle"] = choice(TABLE_SHUFFLES, msg.shuffle, "table.shuffle")
     options.update({name: getattr(msg, name) for name in _FLAGS if msg.HasField(name)})
     try:
         return TableRules(**options)
@@ -83,10 +87,9 @@ def table_rules_from_proto(msg: pb.TableRules) -> TableRules:
         raise
 
 
-def _action_from_proto(msg: pb.TableAction, field: str) -> tuple[str, str | None, int | None, list[int]]:
+def _action_from_proto(msg: pb.TableAction) -> tuple[str, str | None, int | None, list[int]]:
     """An action's kind, player, amount and discards, as Deal.act takes them."""
-    # Past the native core's integers; below them, the rules judge an amount.
-    amount = _bounded(msg.amount, field, 2**63 - 1) if msg.HasField("amount") else None
+    amount = msg.amount if msg.HasField("amount") else None  # the rules judge an amount, whatever its size
     return msg.kind, msg.player if msg.HasField("player") else None, amount, list(msg.discards)
 
 
@@ -114,9 +117,9 @@ def start_deal(request: pb.PlayTableRequest) -> Deal:
 
 def submitted(request: pb.PlayTableRequest) -> list[tuple[str, tuple[str, str | None, int | None, list[int]]]]:
     """Every action to apply, in order, with the field each came from."""
-    actions = [(f"actions[{i}]", _action_from_proto(a, f"actions[{i}]")) for i, a in enumerate(request.actions)]
+    actions = [(f"actions[{i}]", _action_from_proto(a)) for i, a in enumerate(request.actions)]
     if request.HasField("action"):
-        actions.append(("action", _action_from_proto(request.action, "action")))
+        actions.append(("action", _action_from_proto(request.action)))
     return actions
 
 
@@ -168,7 +171,8 @@ def table_rules_to_proto(table: TableRules) -> pb.TableRules:
                         ante=table.ante, min_stake=table.min_stake, max_stake=table.max_stake,
                         pot_limit=table.pot_limit, pot_cap=table.pot_cap, blind_turns=table.blind_turns,
                         see_cost=table.see_cost, sideshow=table.sideshow, agreed_showdown=table.agreed_showdown,
-                        cover=table.cover)
+                        cover=table.cover, retain_blind=table.retain_blind,
+                        shuffle=number(TABLE_SHUFFLES, table.shuffle, "shuffle"))
     if table.raise_limit == "double":
         msg.raise_limit_double = True
     elif table.raise_limit is not None:
