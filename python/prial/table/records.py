@@ -1,7 +1,7 @@
 """The plain records a deal answers with: actions, events, seats, pots,
-results and views (NamedTuples: cheap to make, compare and unpack)."""
-
-from __future__ import annotations
+results and views (NamedTuples: cheap to make, compare and unpack).
+Annotations are evaluated here, not postponed: a NamedTuple's generated
+methods resolve them outside this module (the API reference reads them)."""
 
 from typing import NamedTuple
 
