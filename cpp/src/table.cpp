@@ -59,11 +59,6 @@ constexpr const char* kEventNames[] = {"ante",    "deal",   "look",     "discard
                                        "decline", "agree_showdown", "sit_out", "fold_hand", "stays",
                                        "show", "win"};
 
-void emit(Events* events, EventKind kind, int player, Chips amount = 0, int pot = 0, std::uint32_t to = 0) {
-  if (events != nullptr)
-    events->push_back(Event{kind, static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(pot), amount, to});
-}
-
 Chips half_up(Chips x) noexcept { return (x + 1) / 2; }
 
 // The next seat after `from`, clockwise, that is in; kNobody if none.

@@ -1,9 +1,16 @@
-// What table.cpp and table_settle.cpp share: the end of the betting.
+// What table.cpp and table_settle.cpp share: recording events and the end
+// of the betting.
 #pragma once
 
 #include "prial/table.hpp"
 
 namespace prial::table {
+
+// Records an event when the caller keeps them (events not null).
+inline void emit(Events* events, EventKind kind, int player, Chips amount = 0, int pot = 0, std::uint32_t to = 0) {
+  if (events != nullptr)
+    events->push_back(Event{kind, static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(pot), amount, to});
+}
 
 // The most a stake of seat i may be by the table's limits, before its
 // stack (kNoLimit: none); never below the least stake.

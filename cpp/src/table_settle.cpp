@@ -24,11 +24,6 @@ BestKey hand_key(const Table& t, const PlayerState& p) {
 
 namespace {
 
-void emit(Events* events, EventKind kind, int player, Chips amount, int pot, std::uint32_t to) {
-  if (events != nullptr)
-    events->push_back(Event{kind, static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(pot), amount, to});
-}
-
 // Shows seat i's hand to the seats of `to` that have not seen it.
 void show(DealState& s, int i, std::uint32_t to, Events* events) {
   PlayerState& p = s.seat[i];
