@@ -85,9 +85,8 @@ def _won_by_a_prial_at_a_see(deal: Deal) -> bool:
     if cards is None:
         return False
     evaluator = Evaluator(deal.table.rules)
-    value = evaluator.evaluate(cards) if len(cards) == 3 else evaluator.best_of(cards)
-    category = value.category if hasattr(value, "category") else evaluator.evaluate(value.kept).category
-    return category == Category.PRIAL
+    kept = cards if len(cards) == 3 else evaluator.best_of(cards).kept  # a blind hand of four or five
+    return evaluator.evaluate(kept).category == Category.PRIAL
 
 
 def next_deal(deal: Deal, *, retain: bool = False, cards: Sequence[CardsLike | None] | None = None,
