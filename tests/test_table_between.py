@@ -128,3 +128,31 @@ def test_the_documented_codes_are_the_engines_in_order():
     section = text[text.index("### The codes of refused actions"):]
     documented = [line.split("`")[1] for line in section.splitlines() if line.startswith("| `")]
     assert documented == list(prial.table.CODES[1:])
+
+
+def test_a_next_deal_is_set_up_again_from_its_data_and_what_it_carries():
+    table = prial.TableRules(retain_blind=True, shuffle="after_prial")
+    deal = prial.Deal.start(table, ["a", "b", "c"], seed=5, stacks=[20, 20, 20])
+    deal = deal.act("stake", 1).act("fold").act("fold")  # b blind, folded to: the pot stays
+    after = deal.next(retain=True, sit_out=["a"])
+    data = after.to_dict()
+    carried = {key: data[key] for key in ("pot", "retained", "sitting_out", "pack", "pack_seed") if key in data}
+    assert set(carried) == {"pot", "retained", "sitting_out", "pack", "pack_seed"}
+    assert carried["pack_seed"] == 5  # kept through an unshuffled deal for the next shuffle
+    again = prial.Deal.start(table, data["players"], cards=data["cards"], dealer=data["dealer"],
+                             stacks=data["stacks"], carried=carried)
+    assert again == after and again.pots == after.pots and again.legal_actions() == after.legal_actions()
+    plain = prial.Deal.start(table, data["players"], cards=data["cards"], dealer=data["dealer"], stacks=data["stacks"])
+    assert plain.pots != after.pots  # what is carried matters
+
+
+@pytest.mark.parametrize("carried, words", [
+    ({"pott": 3}, "unknown pott"),
+    ([("pot", 3)], "must be a mapping"),
+    ({"pot": -1}, "pot must be"),
+    ({"retained": {"player": "zed"}}, "retained must name a player"),
+    ({"sitting_out": ["zed"]}, "sitting_out must list players"),
+])
+def test_bad_carried_values_are_named(carried, words):
+    with pytest.raises(prial.InvalidHandError, match=words):
+        prial.Deal.start(prial.TableRules(), ["a", "b"], seed=1, carried=carried)

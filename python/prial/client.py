@@ -17,7 +17,7 @@ import asyncio
 import json
 import math
 import re
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
@@ -387,17 +387,21 @@ class Client(_Connection):
     def play_table(self, table: TableRules, players: Sequence[str], actions: Sequence[ActionLike] = (),
                    action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
                    seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None,
-                   view: str | None = None, timeout: float | None = None) -> TableState:
+                   view: str | None = None, carried: Mapping[str, Any] | None = None,
+                   next_deal: Mapping[str, Any] | None = None, timeout: float | None = None) -> TableState:
         """The deal ``prial.Deal.start(table, players, cards, seed, dealer,
-        stacks)`` after ``actions`` and then ``action`` (each a
-        ``prial.Action``, a kind, or a mapping as ``Deal.to_dict`` writes
-        them), played on the server, which keeps nothing between calls:
-        give a seed or the cards.  ``view``: a player's id for only what
-        that player may see, "" for a spectator's, None for the whole deal.
-        A refused action raises PrialRpcError FAILED_PRECONDITION, its
+        stacks, carried=carried)`` after ``actions`` and then ``action``
+        (each a ``prial.Action``, a kind, or a mapping as ``Deal.to_dict``
+        writes them), played on the server, which keeps nothing between
+        calls: give a seed or the cards.  ``view``: a player's id for only
+        what that player may see, "" for a spectator's, None for the whole
+        deal.  ``next_deal``: ``Deal.next``'s keywords (``{}`` for none) to
+        answer the next deal once this one is over; its
+        ``TableState.next_deal`` gives the keywords of that deal's calls.  A
+        refused action raises PrialRpcError FAILED_PRECONDITION, its
         ``reason`` the rule's code."""
-        return self._unary(_play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view),
-                           timeout)
+        return self._unary(_play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view,
+                                            carried, next_deal), timeout)
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The server's health status name for ``service`` ("" = the whole
@@ -519,10 +523,12 @@ class AsyncClient(_Connection):
     async def play_table(self, table: TableRules, players: Sequence[str], actions: Sequence[ActionLike] = (),
                          action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
                          seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None,
-                         view: str | None = None, timeout: float | None = None) -> TableState:
+                         view: str | None = None, carried: Mapping[str, Any] | None = None,
+                         next_deal: Mapping[str, Any] | None = None, timeout: float | None = None) -> TableState:
         """As ``Client.play_table``."""
         return await self._unary(
-            _play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view), timeout)
+            _play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view, carried, next_deal),
+            timeout)
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """As ``Client.health``."""
@@ -649,8 +655,10 @@ def _equity_call(hand: CardsLike, opponents: int, dead: CardsLike, rules: Rules 
 
 def _play_table_call(table: TableRules, players: Sequence[str], actions: Sequence[ActionLike],
                      action: ActionLike | None, cards: Sequence[CardsLike | None] | None, seed: int | None,
-                     dealer: int, stacks: Sequence[int] | None, view: str | None) -> _Call[TableState]:
-    request = play_table_request(table, players, actions, action, cards, seed, dealer, stacks, view)
+                     dealer: int, stacks: Sequence[int] | None, view: str | None, carried: Mapping[str, Any] | None,
+                     next_deal: Mapping[str, Any] | None) -> _Call[TableState]:
+    request = play_table_request(table, players, actions, action, cards, seed, dealer, stacks, view, carried,
+                                 next_deal)
     return _Call(f"/{_PRIAL}/PlayTable", request.SerializeToString(),
                  lambda data: table_state_from(pb.PlayTableResponse.FromString(data)))
 

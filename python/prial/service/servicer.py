@@ -45,7 +45,7 @@ from .convert import (
 )
 from .observability import Observer
 from .options import ServeOptions
-from .table import response_of, start_deal, submitted
+from .table import next_of, response_of, setup_to_proto, start_deal, submitted
 
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
 # one request cannot starve the others for long.
@@ -214,6 +214,7 @@ class PrialService(pb_grpc.PrialServicer):
             samples=samples,
             seed=request.seed,
             cancel=call.cancel,
+            with_percentile=request.with_percentile,
         )
         return result_to_proto(result, pb.EquityResponse)
 
@@ -241,6 +242,11 @@ class PrialService(pb_grpc.PrialServicer):
             except InvalidHandError as exc:
                 exc.field, exc.row = field, None
                 raise
+        if request.HasField("next"):
+            deal = next_of(deal, request)
+            response = response_of(deal, None)
+            response.next_deal.CopyFrom(setup_to_proto(deal, request.table))
+            return response
         return response_of(deal, request.view if request.HasField("view") else None)
 
     # -- shared ----------------------------------------------------------------

@@ -12,6 +12,7 @@ from .._core import MAX_TABLE_CHIPS, PACK_VERSION
 from ..cards import CardsLike, cards_of
 from ..errors import InvalidHandError
 from ..table import GAMES, Action, Deal, DealResult, Event, Pot, PotResult, Seat, TableRules
+from ..table.carried import CARRIED_KEYS
 from ..table.rules import SHUFFLES
 from ..v1 import prial_pb2 as pb
 from .convert import _from_enum, choice, number, rules_from_proto, rules_to_proto
@@ -44,11 +45,27 @@ class TableState(NamedTuple):
     history: tuple[Action, ...]
     hands: dict[str, tuple[int, ...]]
     view: str | None
+    next_deal: DealSetup | None = None
+
+
+class DealSetup(NamedTuple):
+    """A deal as its calls give it, before the actions: the keywords of
+    ``Client.play_table`` (``client.play_table(table, **setup._asdict(),
+    action=...)``).  A PlayTable call asked for the next deal answers it;
+    ``carried`` is what the deal carries from the one before, as
+    ``prial.Deal.to_dict`` writes it."""
+
+    players: tuple[str, ...]
+    cards: tuple[tuple[int, ...] | None, ...] | None
+    seed: int | None
+    dealer: int
+    stacks: tuple[int, ...] | None
+    carried: dict[str, Any]
 
 
 # NamedTuple makes the constructor in a module of its own, where the
 # annotations above (strings here) do not resolve; this one they do in.
-TableState.__new__.__module__ = __name__
+TableState.__new__.__module__ = DealSetup.__new__.__module__ = __name__
 
 
 def _bounded(value: int, field: str, most: int = MAX_TABLE_CHIPS) -> int:
@@ -93,6 +110,39 @@ def _action_from_proto(msg: pb.TableAction) -> tuple[str, str | None, int | None
     return msg.kind, msg.player if msg.HasField("player") else None, amount, list(msg.discards)
 
 
+def _carried_from_proto(msg: pb.TableCarried) -> dict[str, Any]:
+    """The carried part of a deal's data (as Deal.to_dict writes it)."""
+    data: dict[str, Any] = {"pot": _bounded(msg.pot, "carried.pot"), "sitting_out": list(msg.sitting_out)}
+    if msg.HasField("retained"):
+        data["retained"] = {"player": msg.retained, "cards": _hand_from_proto(msg.retained_cards)}
+    if msg.HasField("pack"):
+        data["pack"] = list(msg.pack)
+    if msg.HasField("pack_seed"):
+        data["pack_seed"] = msg.pack_seed
+    return data
+
+
+def _carried_to_proto(data: Mapping[str, Any]) -> pb.TableCarried:
+    retained = data.get("retained")
+    msg = pb.TableCarried(pot=data.get("pot", 0), sitting_out=data.get("sitting_out", ()),
+                          pack=None if data.get("pack") is None else bytes(data["pack"]),
+                          pack_seed=data.get("pack_seed"))
+    if retained is not None:
+        msg.retained = retained["player"]
+        if retained.get("cards") is not None:
+            msg.retained_cards.CopyFrom(_cards(retained["cards"]))
+    return msg
+
+
+def _hand_from_proto(msg: pb.Cards) -> CardsLike | None:
+    return None if msg.WhichOneof("form") is None else (msg.text or list(msg.indices))
+
+
+def _in_field(exc: InvalidHandError, prefix: str) -> InvalidHandError:
+    exc.field = f"{prefix}.{exc.field}" if exc.field and exc.field != prefix else prefix
+    return exc
+
+
 def start_deal(request: pb.PlayTableRequest) -> Deal:
     """The deal a request sets up, before its actions."""
     if request.HasField("seed") == bool(request.cards):
@@ -103,16 +153,51 @@ def start_deal(request: pb.PlayTableRequest) -> Deal:
                                f"{PACK_VERSION})", field="pack_version")
     cards = None
     if request.cards:
-        cards = [None if c.WhichOneof("form") is None else (c.text or list(c.indices)) for c in request.cards]
+        cards = [_hand_from_proto(c) for c in request.cards]
     stacks = [_bounded(s, "stacks") for s in request.stacks] if request.stacks else None
     table = table_rules_from_proto(request.table)
+    carried = None
+    if request.HasField("carried"):
+        carried = _carried_from_proto(request.carried)
     try:
         return Deal.start(table, list(request.players), cards=cards,
-                          seed=request.seed if request.HasField("seed") else None, dealer=request.dealer, stacks=stacks)
+                          seed=request.seed if request.HasField("seed") else None, dealer=request.dealer, stacks=stacks,
+                          carried=carried)
     except InvalidHandError as exc:
+        if exc.field in (*CARRIED_KEYS, "carried"):
+            raise _in_field(exc, "carried") from None
         if exc.field is None:  # a hand's cards that do not parse
             exc.field = "cards"
         raise
+
+
+def next_of(deal: Deal, request: pb.PlayTableRequest) -> Deal:
+    """The next deal, as the request's ``next`` asks (Deal.next)."""
+    msg = request.next
+    if request.HasField("view"):
+        raise InvalidHandError("next answers the next deal whole, for the backend: ask for views on its own calls",
+                               field="next")
+    try:
+        return deal.next(retain=msg.retain, cards=[_hand_from_proto(c) for c in msg.cards] if msg.cards else None,
+                         seed=msg.seed if msg.HasField("seed") else None,
+                         join={j.player: _bounded(j.stack, "next.join") if j.HasField("stack") else None
+                               for j in msg.join},
+                         leave=list(msg.leave), sit_out=list(msg.sit_out),
+                         stacks={name: _bounded(chips, "next.stacks") for name, chips in msg.stacks.items()})
+    except InvalidHandError as exc:
+        raise _in_field(exc, "next") from None
+
+
+def setup_to_proto(deal: Deal, table: pb.TableRules) -> pb.PlayTableRequest:
+    """The request that sets ``deal`` up again, without its actions."""
+    data = deal.to_dict()
+    msg = pb.PlayTableRequest(table=table, players=data["players"], dealer=data["dealer"],
+                              stacks=data["stacks"] or (), carried=_carried_to_proto(data))
+    if "cards" in data:
+        msg.cards.extend(pb.Cards() if hand is None else _cards(hand) for hand in data["cards"])
+    else:
+        msg.seed, msg.pack_version = data["seed"], data["pack_version"]
+    return msg
 
 
 def submitted(request: pb.PlayTableRequest) -> list[tuple[str, tuple[str, str | None, int | None, list[int]]]]:
@@ -212,7 +297,9 @@ def action_to_proto(action: ActionLike, field: str) -> pb.TableAction:
 
 def play_table_request(table: TableRules, players: Sequence[str], actions: Sequence[ActionLike],
                        action: ActionLike | None, cards: Sequence[CardsLike | None] | None, seed: int | None,
-                       dealer: int, stacks: Sequence[int] | None, view: str | None) -> pb.PlayTableRequest:
+                       dealer: int, stacks: Sequence[int] | None, view: str | None,
+                       carried: Mapping[str, Any] | None = None,
+                       next_deal: Mapping[str, Any] | None = None) -> pb.PlayTableRequest:
     if not isinstance(table, TableRules):
         raise InvalidHandError(f"table must be a prial.TableRules; got {table!r}", field="table")
     if isinstance(players, str):
@@ -227,7 +314,29 @@ def play_table_request(table: TableRules, players: Sequence[str], actions: Seque
     request.actions.extend(action_to_proto(a, f"actions[{i}]") for i, a in enumerate(actions))
     if action is not None:
         request.action.CopyFrom(action_to_proto(action, "action"))
+    try:
+        if carried:
+            request.carried.CopyFrom(_carried_to_proto(carried))
+        if next_deal is not None:
+            request.next.CopyFrom(_next_to_proto(next_deal))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise InvalidHandError(f"cannot make a PlayTable request of carried={carried!r}, next_deal={next_deal!r}: "
+                               f"{exc}", field="next_deal" if next_deal is not None else "carried") from None
     return request
+
+
+def _next_to_proto(options: Mapping[str, Any]) -> pb.TableNext:
+    """Deal.next's keywords as a message."""
+    unknown = sorted(set(options) - {"retain", "join", "leave", "sit_out", "stacks", "seed", "cards"})
+    if unknown:
+        raise ValueError(f"unknown {', '.join(unknown)}")
+    join = options.get("join", ())
+    joining = join.items() if isinstance(join, Mapping) else ((name, None) for name in join)
+    return pb.TableNext(retain=bool(options.get("retain", False)),
+                        join=[pb.TableJoin(player=name, stack=stack) for name, stack in joining],
+                        leave=options.get("leave", ()), sit_out=options.get("sit_out", ()),
+                        stacks=options.get("stacks") or {}, seed=options.get("seed"),
+                        cards=[pb.Cards() if hand is None else _cards(hand) for hand in options.get("cards") or ()])
 
 
 def _cards(hand: CardsLike) -> pb.Cards:
@@ -248,7 +357,16 @@ def table_state_from(msg: pb.PlayTableResponse) -> TableState:
         result=_result_from(msg.result) if msg.HasField("result") else None,
         history=tuple(_action_from(a) for a in msg.history),
         hands={h.player: tuple(h.cards) for h in msg.hands},
-        view=msg.view if msg.HasField("view") else None)
+        view=msg.view if msg.HasField("view") else None,
+        next_deal=_setup_from(msg.next_deal) if msg.HasField("next_deal") else None)
+
+
+def _setup_from(msg: pb.PlayTableRequest) -> DealSetup:
+    carried = _carried_from_proto(msg.carried)
+    return DealSetup(tuple(msg.players),
+                     tuple(None if c.WhichOneof("form") is None else tuple(c.indices) for c in msg.cards) or None,
+                     msg.seed if msg.HasField("seed") else None, msg.dealer, tuple(msg.stacks) or None,
+                     {key: value for key, value in carried.items() if key not in ("pot", "sitting_out") or value})
 
 
 def _action_from(msg: pb.TableAction) -> Action:

@@ -160,12 +160,15 @@ def next_deal(deal: Deal, *, retain: bool = False, cards: Sequence[CardsLike | N
             raise InvalidHandError(f"cards gives {len(cards)} hands for {len(players)} players", field="cards")
         hands = [None if h is None else cards_of(h, f"cards of {p!r}") for p, h in zip(players, cards)]
     else:
+        # The seed of the last shuffle is carried through unshuffled deals,
+        # so that a seeded table shuffles the same way whenever it does.
+        last = deal._setup.pack_seed if deal._setup.pack_seed is not None else deal._seed
         if table.shuffle == "after_prial" and not _won_by_a_prial_at_a_see(deal) and seed is None:
             order = traditional_pack(deal)
+            seed = last
         else:
             if seed is None:
-                seed = (deal._setup.pack_seed if deal._setup.pack_seed is not None else deal._seed)
-                seed = secrets.randbits(64) if seed is None else (seed + 1) % 2**64
+                seed = secrets.randbits(64) if last is None else (last + 1) % 2**64
             order = table_pack(_int("seed", seed, 0, 2**64), table.rules.pack_size)
         order = [c for c in order if c not in set(retained_cards or ())]
         pack = tuple(order)

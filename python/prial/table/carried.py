@@ -4,11 +4,16 @@ traditional shuffle, the pack (docs/rules.md, "Between deals")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..cards import cards_of
 from ..errors import InvalidHandError
+
+
+# The keys of a deal's data (Deal.to_dict) that Carried reads and writes.
+CARRIED_KEYS = ("pot", "retained", "sitting_out", "pack", "pack_seed")
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,14 @@ class Carried:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], players: tuple[str, ...]) -> Carried:
+    def from_dict(cls, data: Mapping[str, Any], players: tuple[str, ...]) -> Carried:
+        if not isinstance(data, Mapping):
+            raise InvalidHandError(f"carried must be a mapping of {', '.join(CARRIED_KEYS)}; got {data!r}",
+                                   field="carried")
+        unknown = sorted(str(key) for key in data if key not in CARRIED_KEYS)
+        if unknown:
+            raise InvalidHandError(f"carried: unknown {', '.join(unknown)} (it holds {', '.join(CARRIED_KEYS)})",
+                                   field="carried")
         pot = data.get("pot", 0)
         if isinstance(pot, bool) or not isinstance(pot, int) or not 0 <= pot <= 2**53:
             raise InvalidHandError(f"pot must be from 0 to 2**53 chips; got {pot!r}", field="pot")

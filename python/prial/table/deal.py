@@ -13,7 +13,7 @@ from .._core import PACK_VERSION, TableDeal, table_register_types
 from ..cards import CardsLike, cards_of
 from ..errors import IllegalActionError, InvalidHandError
 from .between import next_deal
-from .carried import Carried
+from .carried import CARRIED_KEYS, Carried
 from .inputs import _int, _players
 from .records import Action, DealResult, Event, Pot, PotResult, Seat, View
 from .rules import TableRules
@@ -48,11 +48,15 @@ class Deal:
 
     @classmethod
     def start(cls, table: TableRules, players: Sequence[str], cards: Sequence[CardsLike | None] | None = None,
-              seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None) -> Deal:
+              seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None, *,
+              carried: Mapping[str, Any] | None = None) -> Deal:
         """The deal after the antes.  ``cards``: each player's hand (text or
         indices; None for a hand not known), or None to deal from ``seed``
         (a random seed when that is None too).  ``stacks``: each player's
-        chips, or None to play without stacks."""
+        chips, or None to play without stacks.  ``carried``: what the deal
+        carries from the one before, as :meth:`to_dict` writes it (``pot``,
+        ``retained``, ``sitting_out``, ``pack``, ``pack_seed``), for a
+        backend that keeps deals as data between calls."""
         if not isinstance(table, TableRules):
             raise InvalidHandError(f"table must be a prial.TableRules; got {table!r}", field="table")
         names = _players(players)
@@ -76,7 +80,8 @@ class Deal:
             if isinstance(stacks, str) or not isinstance(stacks, Sequence):
                 raise InvalidHandError(f"stacks must be a stack per player; got {stacks!r}", field="stacks")
             chips = [_int("stacks", s, 0, 2**53 + 1) for s in stacks]
-        return cls._begin(table, names, hands, seed, dealer, chips, Carried())
+        setup = Carried() if carried is None else Carried.from_dict(carried, names)
+        return cls._begin(table, names, hands, seed, dealer, chips, setup)
 
     @classmethod
     def _begin(cls, table: TableRules, names: tuple[str, ...], hands: list[list[int] | None] | None,
@@ -323,10 +328,8 @@ class Deal:
             raise InvalidHandError(f"pack version {data['pack_version']!r} is not supported "
                                    f"(this prial deals version {PACK_VERSION})", field="pack_version")
         deal = cls.start(TableRules.from_dict(data.get("table")), data.get("players"), cards=data.get("cards"),
-                         seed=data.get("seed"), dealer=data.get("dealer", 0), stacks=data.get("stacks"))
-        carried = Carried.from_dict(data, deal.players)
-        if carried != Carried():
-            deal = cls._begin(deal.table, deal.players, deal._cards, deal._seed, deal.dealer, deal._stacks, carried)
+                         seed=data.get("seed"), dealer=data.get("dealer", 0), stacks=data.get("stacks"),
+                         carried={key: data[key] for key in CARRIED_KEYS if key in data})
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise InvalidHandError("actions must be a list", field="actions")
