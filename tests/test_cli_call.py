@@ -86,17 +86,19 @@ def test_call_prints_what_the_local_command_prints(capsys, grpc_server, local):
     assert len(here.splitlines()) >= 4  # a real answer was compared
 
 
-def test_odds_of_a_hand_lack_only_the_percentile(capsys, grpc_server):
-    argv = ["odds", "--hand", "As Kd Qh 5c", "--opponents", "2", "--samples", "20000", "--seed", "7"]
-    here, there = run(capsys, argv)[0].splitlines(), call(capsys, grpc_server, *argv).splitlines()
-    assert there[:-3] == here[:-3]  # the odds table, the equity's title
-    assert here[-3].split() == ["win", "tie", "lose", "deals", "percentile"]
-    assert there[-3].split() == ["win", "tie", "lose", "deals"]  # no RPC answers the percentile
-    assert there[-1].split() == here[-1].split()[:4]
+@pytest.mark.parametrize("hand", ["As Kd Qh", "As Kd Qh 5c"])
+def test_odds_and_equity_of_a_hand_print_its_percentile_as_here(capsys, grpc_server, hand):
+    argv = ["odds", "--hand", hand, "--opponents", "2", "--samples", "20000", "--seed", "7"]
+    here, there = run(capsys, argv)[0], call(capsys, grpc_server, *argv)
+    assert there == here
+    assert here.splitlines()[-3].split() == ["win", "tie", "lose", "deals", "percentile"]
+    assert here.splitlines()[-1].split()[-1] == f"{prial.percentile(hand):.4%}"
     local = json.loads(run(capsys, [*argv, "--json"])[0])
     remote = json.loads(call(capsys, grpc_server, *argv, "--json"))
-    assert local.pop("percentile") == prial.percentile("As Kd Qh 5c")
-    assert remote == local
+    assert remote == local and local["percentile"] == prial.percentile(hand) == local["equity"]["percentile"]
+    alone = call(capsys, grpc_server, "equity", *argv[2:]).splitlines()
+    assert alone == here.splitlines()[-4:]  # the equity table of prial odds --hand
+    assert json.loads(call(capsys, grpc_server, "equity", *argv[2:], "--json")) == local["equity"]
 
 
 def test_evaluate_four_and_five_cards_adds_the_best_of_key(capsys, grpc_server):
@@ -229,10 +231,10 @@ def test_casino_pair_bonus_on_fold_and_the_tables_own_game(capsys, grpc_server, 
 def test_equity_is_the_table_of_odds_hand(capsys, grpc_server):
     argv = ["As Kd Qh", "--opponents", "2", "--dead", "2c 3c"]
     data = json.loads(call(capsys, grpc_server, "equity", *argv, "--json"))
-    assert data == prial.equity("As Kd Qh", 2, "2c 3c").to_dict()
+    assert data == prial.equity("As Kd Qh", 2, "2c 3c", with_percentile=True).to_dict()
     lines = call(capsys, grpc_server, "equity", *argv).splitlines()
     assert lines[0] == "As Kd Qh against 2 opponent(s) (exact, every deal):"
-    assert lines[1].split() == ["win", "tie", "lose", "deals"] and f"{data['win']:.4%}" in lines[3]
+    assert lines[1].split() == ["win", "tie", "lose", "deals", "percentile"] and f"{data['win']:.4%}" in lines[3]
 
 
 def test_health(capsys, grpc_server):

@@ -210,6 +210,8 @@ def test_odds(grpc_client, rules, cards):
         (("Ts 9s 8d", 3), {"samples": 20_000, "seed": 5}),
         (("Ks Kd 9h 7c",), {}),
         (("Ks Kd 9h 7c 2d",), {"dead": "Ah"}),
+        (("Ks Kd 9h 7c",), {"with_percentile": True}),
+        (("Ts 9s 8d",), {"rules": Rules(preset="teen_patti"), "with_percentile": True}),
     ],
 )
 def test_equity(grpc_client, args, options):

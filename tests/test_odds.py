@@ -100,6 +100,14 @@ def test_heads_up_equity_is_exact(hand):
     assert (e.win, e.tie, e.lose) == pytest.approx(_brute_equity(hand, "", 1), abs=1e-12)
 
 
+def test_equity_carries_the_percentile_only_where_asked():
+    assert prial.equity("7s 7h Qc").percentile is None
+    for hand, rules in (("7s 7h Qc", None), ("Ks Kd 9h 7c", prial.Rules(preset="teen_patti"))):
+        e = prial.equity(hand, rules=rules, with_percentile=True)
+        assert e.percentile == prial.percentile(hand, rules) and 0 < e.percentile < 1
+        assert e.to_dict()["percentile"] == e.percentile
+
+
 def test_equity_with_dead_cards_and_two_opponents():
     hand = "Ac Ad Ah"  # cards 48, 49, 50
     dead = " ".join(prial.format_cards([c]) for c in range(14, 48))  # 34 dead: 15 unseen

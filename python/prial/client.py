@@ -380,9 +380,10 @@ class Client(_Connection):
         return self._unary(_odds_call(rules, cards), timeout)
 
     def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
-               samples: int | None = None, seed: int = 0, timeout: float | None = None) -> Equity:
+               samples: int | None = None, seed: int = 0, with_percentile: bool = False,
+               timeout: float | None = None) -> Equity:
         """``prial.equity(...)`` on the server."""
-        return self._unary(_equity_call(hand, opponents, dead, rules, samples, seed), timeout)
+        return self._unary(_equity_call(hand, opponents, dead, rules, samples, seed, with_percentile), timeout)
 
     def play_table(self, table: TableRules, players: Sequence[str], actions: Sequence[ActionLike] = (),
                    action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
@@ -516,9 +517,11 @@ class AsyncClient(_Connection):
         return await self._unary(_odds_call(rules, cards), timeout)
 
     async def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
-                     samples: int | None = None, seed: int = 0, timeout: float | None = None) -> Equity:
+                     samples: int | None = None, seed: int = 0, with_percentile: bool = False,
+                     timeout: float | None = None) -> Equity:
         """As ``Client.equity``."""
-        return await self._unary(_equity_call(hand, opponents, dead, rules, samples, seed), timeout)
+        return await self._unary(_equity_call(hand, opponents, dead, rules, samples, seed, with_percentile),
+                                 timeout)
 
     async def play_table(self, table: TableRules, players: Sequence[str], actions: Sequence[ActionLike] = (),
                          action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
@@ -646,10 +649,10 @@ def _odds_call(rules: Rules | None, cards: int) -> _Call[Odds]:
 
 
 def _equity_call(hand: CardsLike, opponents: int, dead: CardsLike, rules: Rules | None, samples: int | None,
-                 seed: int) -> _Call[Equity]:
+                 seed: int, with_percentile: bool) -> _Call[Equity]:
     request = pb.EquityRequest(
         rules=rules_to_proto(rules), hand=cards_to_proto(hand, "hand"), opponents=opponents,
-        dead=cards_to_proto(dead, "dead"), samples=samples, seed=seed)
+        dead=cards_to_proto(dead, "dead"), samples=samples, seed=seed, with_percentile=with_percentile)
     return _result_call("Equity", request, Equity)
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple, Protocol
 from ..cards import CardsLike
 from ..categories import Category
 from ..evaluator import Evaluator
-from ..play import Equity, Odds, Player, ShowdownResult, equity, odds, percentile, showdown
+from ..play import Equity, Odds, Player, ShowdownResult, equity, odds, showdown
 from ..results import Split
 from ..rules import Rules
 from .common import each_hand
@@ -48,10 +48,7 @@ class Backend(Protocol):
     def odds(self, rules: Rules | None = None, cards: int = 3) -> Odds: ...
 
     def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
-               samples: int | None = None, seed: int = 0) -> Equity: ...
-
-    def percentile(self, hand: CardsLike, rules: Rules | None = None) -> float | None:
-        """None where the backend cannot tell."""
+               samples: int | None = None, seed: int = 0, with_percentile: bool = False) -> Equity: ...
 
 
 class Local:
@@ -60,7 +57,6 @@ class Local:
     showdown = staticmethod(showdown)
     odds = staticmethod(odds)
     equity = staticmethod(equity)
-    percentile = staticmethod(percentile)
 
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)

@@ -113,12 +113,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "ante bonus and the pair bonus side bet (docs/rules.md, \"Casino settlement\"). RPC SettleCasino.",
         casino_arguments, casino)
     rpc("odds", "category odds and equity: prial odds (Odds, Equity)",
-        f"{play.ODDS_DESCRIPTION} The table of prial odds, without the percentile (no RPC answers it). "
-        "RPCs Odds and, with --hand, Equity.",
+        f"{play.ODDS_DESCRIPTION} The tables of prial odds. RPCs Odds and, with --hand, Equity.",
         play.odds_arguments, play.odds)
     rpc("equity", "win, tie and lose chances of a hand (Equity)",
         "Win, tie and lose probabilities of HAND against random opponent hands of as many cards: exact, "
-        "every deal enumerated, where feasible, else sampled. The equity table of prial odds --hand. "
+        "every deal enumerated, where feasible, else sampled, and its percentile. The equity table of "
+        "prial odds --hand. "
         "RPC Equity.",
         play.equity_arguments, play.equity)
     rpc("health", "SERVING or NOT_SERVING (grpc.health.v1)",

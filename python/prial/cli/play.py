@@ -131,17 +131,15 @@ def equity_of(args: argparse.Namespace, hand: str, backend: Backend) -> Equity:
     """The equity of ``hand`` under the options of ``equity_options``."""
     check_sample_cap(args)
     return backend.equity(hand, args.opponents, args.dead or (), rules_from_args(args), samples=args.samples,
-                          seed=args.seed)
+                          seed=args.seed, with_percentile=True)
 
 
-def print_equity(hand: str, e: Equity, percentile: float | None) -> None:
-    """The equity table of a hand (and its percentile, when known)."""
+def print_equity(hand: str, e: Equity) -> None:
+    """The equity table of a hand and its percentile."""
     how = "exact, every deal" if e.exact else f"{e.deals:,} sampled deals, stderr {e.stderr:.4%}"
     print(f"{hand} against {e.opponents} opponent(s) ({how}):")
-    known = percentile is not None
-    print_table(["win", "tie", "lose", "deals", *(["percentile"] if known else [])],
-                [(f"{e.win:.4%}", f"{e.tie:.4%}", f"{e.lose:.4%}", e.deals,
-                  *([f"{percentile:.4%}"] if known else []))])
+    print_table(["win", "tie", "lose", "deals", "percentile"],
+                [(f"{e.win:.4%}", f"{e.tie:.4%}", f"{e.lose:.4%}", e.deals, f"{e.percentile:.4%}")])
 
 
 def odds(args: argparse.Namespace, backend: Backend) -> int:
@@ -154,13 +152,11 @@ def odds(args: argparse.Namespace, backend: Backend) -> int:
         cards = size
     table = backend.odds(rules, cards=cards)
     e = equity_of(args, args.hand, backend) if args.hand else None
-    percentile = backend.percentile(args.hand, rules) if args.hand else None
     if args.json:
         report: dict[str, object] = {"odds": table.to_dict()}
         if e is not None:
             report["equity"] = e.to_dict()
-        if percentile is not None:
-            report["percentile"] = percentile
+            report["percentile"] = e.percentile
         print(json.dumps(report, indent=2))
         return 0
     best = "" if cards == 3 else ", each by its best three"
@@ -170,7 +166,7 @@ def odds(args: argparse.Namespace, backend: Backend) -> int:
                   f"{1 / r.probability:,.1f}" if r.probability else "-") for r in table])
     if e is not None:
         print()
-        print_equity(args.hand, e, percentile)
+        print_equity(args.hand, e)
     return 0
 
 
@@ -186,11 +182,10 @@ def equity(args: argparse.Namespace, backend: Backend) -> int:
     """The equity table of ``prial odds --hand``, alone."""
     equity_hand_size(args, args.hand, "HAND")
     e = equity_of(args, args.hand, backend)
-    percentile = backend.percentile(args.hand, rules_from_args(args))
     if args.json:
-        print(json.dumps({**e.to_dict(), **({} if percentile is None else {"percentile": percentile})}, indent=2))
+        print(json.dumps(e.to_dict(), indent=2))
     else:
-        print_equity(args.hand, e, percentile)
+        print_equity(args.hand, e)
     return 0
 
 

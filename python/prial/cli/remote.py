@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import grpc
 
-from ..cards import CardsLike, parse_cards
+from ..cards import parse_cards
 from ..categories import Category
 from ..client import Client, Evaluation, FieldViolation, PrialRpcError
 from ..errors import ConfigurationError
@@ -27,9 +27,6 @@ class Remote(Client):
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         answer = self.evaluate(list(hands), rules=rules, describe=True)
         return ranked_hands(answer, [(hand, parse_cards(hand)) for hand in hands])
-
-    def percentile(self, hand: CardsLike, rules: Rules | None = None) -> float | None:
-        return None  # no RPC answers it
 
 
 def ranked_hands(answer: Evaluation, hands: Sequence[tuple[str, list[int]]]) -> list[Ranked]:

@@ -236,6 +236,8 @@ class Equity(_ToDict):
     ``exact``: every deal was enumerated (``deals`` of them) and
     ``stderr`` is 0; otherwise ``deals`` seeded random deals were sampled and
     ``stderr`` is the largest standard error of the three estimates.
+    ``percentile``: the hand's ``prial.percentile``, where asked for
+    (``with_percentile``), else None.
     """
 
     win: float
@@ -245,3 +247,4 @@ class Equity(_ToDict):
     stderr: float
     deals: int
     opponents: int
+    percentile: float | None = None
