@@ -133,6 +133,30 @@ def test_stream_a_file_gives_what_prial_rank_gives(capsys, grpc_server, tmp_path
     assert len(table) == 2 + 3000 and table[2].split()[:4] == ["3", *hands[0].split()]
 
 
+@pytest.mark.parametrize("source", ["file", "pipe"])
+def test_a_streamed_table_lines_up_from_its_first_batch_to_its_last(capsys, grpc_server, tmp_path, monkeypatch,
+                                                                    source):
+    # The first batch: one-digit lines, short categories; later ones: longer
+    # line numbers, hands written longer, the longest categories.
+    given = ["2c 7d 9h", "3c 3d 9h", "10h Jh Qh", "Q\u2660 Q\u2665 Q\u2666", "Ah 2h 3h"] * 5
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join(given) + "\n")
+    if source == "pipe":
+        monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text()))  # no file behind it
+    lines = call(capsys, grpc_server, "stream", str(path) if source == "file" else "-", "--batch", "2").splitlines()
+    header, rows = lines[0], lines[2:]
+    names = ["line", "hand", "strength", "category", "description"]
+    starts = [header.index(name) for name in names]
+    starts[0] = 0  # line numbers are right-aligned under their name
+    starts[2] = starts[1] + len(prial.format_cards(prial.parse_cards(given[0]))) + 2  # so are strengths
+    assert len(rows) == len(given)
+    for number, (hand, row) in enumerate(zip(given, rows), 1):
+        value = prial.evaluate(hand)
+        cells = [row[a:b].strip() for a, b in zip(starts, [*starts[1:], None])]
+        assert cells == [str(number), prial.format_cards(prial.parse_cards(hand)), str(value.strength),
+                         value.category.name, value.description], row
+
+
 def test_stream_five_card_hands_from_standard_input(capsys, grpc_server, tmp_path, monkeypatch):
     hands = write_hands(tmp_path / "hands.txt", 5, 1200)
     monkeypatch.setattr(sys, "stdin", io.StringIO((tmp_path / "hands.txt").read_text()))
@@ -309,6 +333,13 @@ def test_bad_input_is_one_line_and_exit_2_before_any_call(capsys, argv, says):
     (["casino", "Ah Kh Qh", "Jc Jd 4s", "--play", "2", "--fold"], "not allowed with argument --play"),
     (["crash", *FULL_DECK_CRASH, "--weights", "4", "3"], "argument --weights: expected 4 arguments"),
     (["health", "--timeout", "0"], "argument --timeout: must be a finite number of seconds, more than 0"),
+    (["--target", "127.0.0.1:70000", "health"], "'127.0.0.1:70000': port 70,000 cannot exist; ports are 1 to 65,535"),
+    (["health", "--target", "127.0.0.1:0"], "'127.0.0.1:0': port 0 cannot exist"),
+    (["--target", ":50051", "health"], "':50051' has no host: expected HOST:PORT"),
+    (["--target", "[]:50051", "health"], "'[]:50051' has no host"),
+    (["--target", "localhost", "health"], "'localhost' has no port: expected HOST:PORT, e.g. localhost:50051"),
+    (["--target", "127.0.0.1:5o051", "health"], "the port '5o051' is not a number"),
+    (["--target", "::1:50051", "health"], "an IPv6 address goes in brackets, e.g. [::1]:50051"),
 ])
 def test_bad_flags_are_one_line_and_exit_2(capsys, argv, says):
     with pytest.raises(SystemExit) as info:

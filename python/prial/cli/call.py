@@ -13,6 +13,8 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
+import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple, TextIO
 import numpy as np
 
 from .._core import MAX_CRASH_VALUE
+from ..cards import format_cards
 from ..errors import InvalidHandError
 from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult
 from ..play.casino import GAMES, PAIR_BONUS_ON_FOLD, Paytable
@@ -88,7 +91,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         hands.rank_arguments, hands.rank)
     rpc("stream", "rank a file of hands, one a line (EvaluateStream)",
         "Rank the hands of FILE, one a line, over one stream: sent in batches of --batch hands, printed "
-        "as the answers come, a row per hand in order (line: its line in FILE). Every hand of a stream has "
+        "as the answers come, a row per hand in order (line: its line in FILE; hand: its cards as prial "
+        "writes them, so that the columns line up for the whole stream). Every hand of a stream has "
         "the number of cards of the first (3, 4 or 5). --timeout covers the whole stream. "
         "RPC EvaluateStream.",
         stream_arguments, stream)
@@ -135,8 +139,8 @@ def connection_options(parser: argparse.ArgumentParser, *, again: bool) -> None:
     def default(value: object) -> object:
         return argparse.SUPPRESS if again else value
 
-    group.add_argument("--target", default=default("127.0.0.1:50051"), metavar="HOST:PORT",
-                       help="the server (default 127.0.0.1:50051)")
+    group.add_argument("--target", type=target, default=default("127.0.0.1:50051"), metavar="HOST:PORT",
+                       help="the server (default 127.0.0.1:50051; an IPv6 address in brackets, [::1]:50051)")
     group.add_argument("--timeout", type=seconds(above=True), default=default(10.0), metavar="SECONDS",
                        help="deadline of the call (default 10)")
     group.add_argument("--tls", action="store_true", default=default(False),
@@ -149,6 +153,30 @@ def connection_options(parser: argparse.ArgumentParser, *, again: bool) -> None:
     group.add_argument("--token-file", default=default(None), metavar="FILE",
                        help="the bearer token: the first line not blank nor a # comment (a file in the "
                             "format of prial serve --auth-token-file serves)")
+
+
+# A target in gRPC's own syntax (dns:///host:port, unix:/path, ...) is
+# gRPC's to read; the usual HOST:PORT is checked here, so that a port that
+# cannot exist is not reported as a refused connection.
+_GRPC_SCHEME = re.compile(r"^(?:dns|unix|unix-abstract|ipv4|ipv6|vsock):")
+
+
+def target(text: str) -> str:
+    """An argparse type: a server's HOST:PORT, the port from 1 to 65535."""
+    if _GRPC_SCHEME.match(text):
+        return text
+    host, colon, port = text.rpartition(":")
+    if not colon:
+        raise argparse.ArgumentTypeError(f"{text!r} has no port: expected HOST:PORT, e.g. {text}:50051")
+    if not host or host == "[]":
+        raise argparse.ArgumentTypeError(f"{text!r} has no host: expected HOST:PORT, e.g. 127.0.0.1:{port}")
+    if ":" in host and not (host.startswith("[") and host.endswith("]")):
+        raise argparse.ArgumentTypeError(f"{text!r}: an IPv6 address goes in brackets, e.g. [::1]:50051")
+    if not (port.isascii() and port.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r}: the port {port!r} is not a number")
+    if not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: port {int(port):,} cannot exist; ports are 1 to 65,535")
+    return text
 
 
 def call_server(args: argparse.Namespace, command: Command) -> int:
@@ -185,6 +213,7 @@ def stream(args: argparse.Namespace, server: Remote) -> int:
     from .remote import failure, ranked_hands
 
     table = None
+    line_digits = len(str(most_lines(args.file) or PIPE_LINES))
     with numbered_lines(args.file) as (name, lines):
         reader = StreamedHands(name, lines, args.batch)
         try:
@@ -196,12 +225,30 @@ def stream(args: argparse.Namespace, server: Remote) -> int:
                     for number, r in ranked:
                         print(json.dumps({"line": number, **hands.rank_json(r)}))
                 else:
-                    table = table or hands.rank_table([r for _, r in ranked], first=["line"])
-                    table.write([[number, *hands.rank_cells(r)] for number, r in ranked])
+                    # Widths fixed by the first batch for the whole stream.
+                    table = table or hands.rank_table([r for _, r in ranked], first=["line"],
+                                                      first_widths=[line_digits])
+                    table.write([[number, *hands.rank_cells(r._replace(hand=format_cards(r.cards)))]
+                                 for number, r in ranked])
                 sys.stdout.flush()  # each batch as it comes
         except PrialRpcError as exc:
             raise failure(exc, args, reader.locate) from None
     return 0
+
+
+# Line numbers of standard input from a pipe, whose length is unknown: up
+# to ten digits (ten billion hands, some 90 GB of text).
+PIPE_LINES = 10**10 - 1
+
+
+def most_lines(path: str) -> int | None:
+    """The most lines a file can hold, for a regular file (every line but
+    the last ends in a byte of its own); None for a pipe or a terminal."""
+    try:
+        info = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+    except (OSError, ValueError):  # io.UnsupportedOperation, a missing file: said when opened
+        return None
+    return info.st_size + 1 if stat.S_ISREG(info.st_mode) else None
 
 
 class Batch(NamedTuple):

@@ -147,18 +147,23 @@ def each_hand(hands: Sequence[str], value: Callable[[str], T]) -> list[tuple[str
 class Table:
     """A plain aligned text table (numbers right-aligned), printed as rows
     come.  Column widths are those of the header and of the first rows
-    written: a wider cell in a later write pushes the rest of its line."""
+    written, or at least ``widths`` where given: a table written in parts
+    gives the widest cell each column can hold, so that later rows line up
+    (a wider cell in a later write would push the rest of its line)."""
 
-    def __init__(self, headers: Sequence[str], out: TextIO | None = None) -> None:
+    def __init__(self, headers: Sequence[str], out: TextIO | None = None,
+                 widths: Sequence[int] | None = None) -> None:
         self.headers = list(headers)
         self.out = out or sys.stdout
+        self.least = list(widths) if widths is not None else [0] * len(self.headers)
         self.widths: list[int] | None = None
 
     def write(self, rows: Sequence[Sequence[object]]) -> None:
         cells = [[str(c) for c in row] for row in rows]
         widths = self.widths
         if widths is None:
-            widths = self.widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(self.headers)]
+            widths = self.widths = [max([len(h), least] + [len(r[i]) for r in cells])
+                                    for i, (h, least) in enumerate(zip(self.headers, self.least))]
             print(_line(self.headers, widths), file=self.out)
             print("  ".join("-" * w for w in widths), file=self.out)
         for row, raw in zip(cells, rows):

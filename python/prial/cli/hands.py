@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 
 from ..cards import format_cards
+from ..categories import Category
 from ..evaluator import OBJECTIVES, Evaluator
 from .backend import Backend, Local, Ranked
 from .common import POSITIVE, Table, add_rules_options, check_cards, each_hand, print_table, rules_from_args, whole
@@ -32,10 +33,27 @@ def rank(args: argparse.Namespace, backend: Backend) -> int:
     return 0
 
 
-def rank_table(ranked: Sequence[Ranked], first: Sequence[str] = ()) -> Table:
-    """The table of ranked hands (all of one size), with the ``first`` columns before its own."""
+# The widest cells of a ranked hand's columns: a strength is 16 bits, a
+# best-of key the strength and 8 bits of discards.
+STRENGTH_DIGITS = len(str(2**16 - 1))
+KEY_DIGITS = len(str((2**16 - 1) << 8 | 0xFF))
+CATEGORY_LETTERS = max(len(c.name) for c in Category)
+
+
+def rank_table(ranked: Sequence[Ranked], first: Sequence[str] = (),
+               first_widths: Sequence[int] | None = None) -> Table:
+    """The table of ranked hands (all of one size), with the ``first`` columns before its own.
+
+    With ``first_widths`` (the widest cells of the ``first`` columns) every
+    column is as wide as its widest possible cell, the hands' as their
+    cards written as prial writes them: for a table written in parts."""
     keyed = bool(ranked) and ranked[0].key is not None
-    return Table([*first, "hand", "strength", *(["key"] if keyed else []), "category", "description"])
+    widths = None
+    if first_widths is not None and ranked:
+        hand = len(format_cards(ranked[0].cards))
+        widths = [*first_widths, hand, STRENGTH_DIGITS, *([KEY_DIGITS] if keyed else []), CATEGORY_LETTERS, 0]
+    return Table([*first, "hand", "strength", *(["key"] if keyed else []), "category", "description"],
+                 widths=widths)
 
 
 def rank_cells(r: Ranked) -> list[object]:
