@@ -24,83 +24,44 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import time
-from collections.abc import Callable
 
 import prial
-from prial import _core
+from prial.cli.bench_table import PLAYERS, play_prial, pokerkit_player
+from prial.table.batch import self_play
 
 
 def prial_python(seconds: float, seed: int = 1) -> float:
     """Actions a second through prial.Deal, six-handed Brag."""
     table = prial.TableRules()
-    rng = random.Random(seed)
-    players = ["p0", "p1", "p2", "p3", "p4", "p5"]
     actions = 0
-    deals = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        for _ in range(200):
-            deal = prial.Deal.start(table, players, seed=deals, dealer=deals % 6)
-            deals += 1
-            while not deal.over:
-                legal = deal.legal_actions()
-                action = legal[rng.randrange(len(legal))]
-                if action.least is not None:
-                    most = action.most if action.most is not None else action.least * 4
-                    deal = deal.act(action.kind, rng.randint(action.least, most))
-                elif action.kind == "discard":
-                    deal = deal.act("discard", discards=rng.sample(deal.view(deal.to_act).cards[deal.to_act],
-                                                                   table.discards))
-                else:
-                    deal = deal.act(action)
-                actions += 1
+        actions += play_prial(table, 200, seed + actions)[0]
     return actions / (time.perf_counter() - started)
 
 
 def prial_native(seconds: float, seed: int = 1) -> float:
     """Actions a second of native self-play (one core), six-handed Brag."""
-    table = prial.TableRules()._native
+    table = prial.TableRules()
     actions = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        actions += int(_core.table_self_play(table, [-1.0] * 6, 50_000, seed + actions, -1)[1].sum())
+        actions += int(self_play(table, [None] * len(PLAYERS), 50_000, seed=seed + actions)[1].sum())
     return actions / (time.perf_counter() - started)
 
 
 def pokerkit_python(seconds: float, seed: int = 1) -> float | None:
     """Actions a second of PokerKit, six-handed no-limit hold'em; None
     without pokerkit."""
-    try:
-        from pokerkit import Automation, NoLimitTexasHoldem
-    except ImportError:
+    play = pokerkit_player()
+    if play is None:
         return None
-    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-                   Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
-                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
-                   Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
-    rng = random.Random(seed)
     actions = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        for _ in range(20):
-            state = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, (200,) * 6, 6)
-            while state.status:
-                choices: list[Callable[[], object]] = []
-                if state.can_fold():
-                    choices.append(state.fold)
-                if state.can_check_or_call():
-                    choices.append(state.check_or_call)
-                if state.can_complete_bet_or_raise_to():
-                    least = state.min_completion_betting_or_raising_to_amount
-                    most = state.max_completion_betting_or_raising_to_amount
-                    choices.append(lambda: state.complete_bet_or_raise_to(rng.randint(least, most)))
-                if not choices:
-                    break
-                choices[rng.randrange(len(choices))]()
-                actions += 1
+        actions += play(20, seed + actions)
     return actions / (time.perf_counter() - started)
 
 

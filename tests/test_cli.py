@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -39,7 +40,8 @@ def test_help_everywhere(command):
 
 
 def test_bench_json_reports_baseline_ratio():
-    data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--repeat", "1", "--json").stdout)
+    data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--repeat", "1", "--table-deals", "20",
+                                "--json").stdout)
     by_name = {f["name"]: f for f in data["figures"]}
     batch = by_name["evaluate_batch, 1 thread"]
     assert batch["ratio_to_baseline"] > 0 and batch["items"] == 20000
@@ -68,6 +70,27 @@ def test_bench_json_states_each_fused_kernel_against_its_one_hand_call():
     kernels = {f["name"] for f in data["figures"] if f["name"].startswith("evaluate_batch, 1 thread")}
     assert {f["name"] for f in data["figures"] if f["rate_ratio"] is not None} == set(stated) | kernels
     assert {by_name[k]["rate_of"] for k in kernels} == floors
+
+
+def test_bench_json_times_the_betting_table_against_pokerkit_where_installed():
+    data = json.loads(prial_cli("bench", "--hands", "2000", "--scalar-hands", "200", "--deals", "4", "--repeat", "2",
+                                "--table-deals", "40", "--json").stdout)
+    table = [f for f in data["figures"] if f["section"].startswith("The betting table")]
+    names = [f["name"] for f in table]
+    has_pokerkit = importlib.util.find_spec("pokerkit") is not None
+    assert names == ["PokerKit, no-limit hold'em (baseline)"] * has_pokerkit + [
+        "prial.Deal, Python API", "native self-play, 1 thread", "native replay, 1 thread"]
+    for f in table:
+        assert f["unit"] == "actions" and f["items"] > 0 and f["rate"] == pytest.approx(f["items"] / f["seconds"])
+        if f["name"].startswith("PokerKit") or not has_pokerkit:
+            assert f["baseline"] is None and f["ratio_to_baseline"] is None
+        else:
+            assert f["ratio_to_baseline"] == pytest.approx(f["rate"] / table[0]["rate"])
+    python, native, replay = table[-3:]
+    # 40 random six-handed deals take at least one action a player each... and the
+    # replay plays the Python deals' actions back, repeated to about 200,000 deals
+    assert python["items"] >= 40 * 2 and replay["items"] % python["items"] == 0
+    assert native["items"] >= 4000 * 2
 
 
 def test_bench_json_states_each_kernel_level_against_its_own_streaming_floor():

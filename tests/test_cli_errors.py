@@ -159,6 +159,8 @@ def test_from_python_a_file_not_its_format_raises_the_log_error(tmp_path, name):
                                               "would need at least 800.0 TB of memory, and "),
     (["bench", "--scalar-hands", "100000000000000"], "--scalar-hands 100,000,000,000,000 is too large: "),
     (["bench", "--deals", "100000000000000"], "--deals 100,000,000,000,000 is too large: "),
+    (["bench", "--table-deals", "100000000000000"], "--table-deals 100,000,000,000,000 is too large: that many deals "
+                                                    "played and replayed"),
     (["sample", "--deals", "100000000000000", "-o", "{tmp}/log.csv"],
      "--deals 100,000,000,000,000 is too large: a csv log of that many deals would need at least "),
     (["sample", "--deals", "100000000000000", "-o", "{tmp}/log.parquet"], "a parquet log of that many deals"),

@@ -26,6 +26,9 @@ from .. import _core
 from ..cards import format_cards, random_hands
 from ..evaluator import Evaluator
 from ..play.odds import equity
+from ..table import TableRules
+from ..table.batch import deals_as_arrays, replay_batch, self_play
+from .bench_table import PLAYERS, play_prial, pokerkit_player
 from .common import POSITIVE, SEED, add_rules_options, print_table, rules_from_args, rules_text
 from .limits import check_memory
 
@@ -299,6 +302,58 @@ def section_partition(ev: Evaluator, args: argparse.Namespace) -> Section:
         "by design: that is its price, not a fault.")
 
 
+def alternating_medians(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Each run's median time, the runs taking turns round by round, so
+    that a slow spell of the machine falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, fn in runs.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+POKERKIT = "PokerKit, no-limit hold'em (baseline)"
+TABLE_PYTHON = "prial.Deal, Python API"
+
+
+def section_table(ev: Evaluator, args: argparse.Namespace) -> Section:
+    table = TableRules(rules=ev.rules)
+    deals = args.table_deals
+    actions, played = play_prial(table, deals, args.seed)
+    arrays = deals_as_arrays(played * max(1, 200_000 // deals))
+    replayed = int(arrays["offsets"][-1])
+    native_deals = deals * 100
+    native_actions = int(self_play(table, [None] * len(PLAYERS), native_deals, seed=args.seed)[1].sum())
+    runs: dict[str, Callable[[], object]] = {
+        TABLE_PYTHON: lambda: play_prial(table, deals, args.seed),
+        "native self-play, 1 thread": lambda: self_play(table, [None] * len(PLAYERS), native_deals, seed=args.seed),
+        "native replay, 1 thread": lambda: replay_batch(table, **arrays, threads=1),
+    }
+    pokerkit = pokerkit_player()
+    pokerkit_deals = max(1, deals // 20)
+    if pokerkit is not None:
+        pokerkit_actions = pokerkit(pokerkit_deals, args.seed)
+        runs = {POKERKIT: lambda: pokerkit(pokerkit_deals, args.seed), **runs}
+    seconds = alternating_medians(runs, args.repeat)
+    base = POKERKIT if pokerkit is not None else None
+    figures = [Figure(TABLE_PYTHON, actions, seconds[TABLE_PYTHON], unit="actions", baseline=base),
+               Figure("native self-play, 1 thread", native_actions, seconds["native self-play, 1 thread"],
+                      unit="actions", baseline=base),
+               Figure("native replay, 1 thread", replayed, seconds["native replay, 1 thread"], unit="actions",
+                      baseline=base)]
+    if pokerkit is not None:
+        figures.insert(0, Figure(POKERKIT, pokerkit_actions, seconds[POKERKIT], unit="actions"))
+    return Section(
+        f"The betting table: six-handed Brag, {deals:,} deals played at random", figures,
+        "Baseline: PokerKit playing six-handed no-limit hold'em with the same kind of random player, dealing "
+        "and blinds automated and not counted"
+        + (". " if pokerkit is not None else " (PokerKit is not installed here: pip install pokerkit; no ratios "
+           "without it). ")
+        + "Each figure counts player actions, looks and discards too, the runs taking turns round by round. "
+        "Native replay plays back the Python deals' actions, repeated to about 200,000 deals.")
+
 SECTIONS: list[Callable[[Evaluator, argparse.Namespace], Section]] = [
     section_three_card,
     section_one_call,
@@ -306,6 +361,7 @@ SECTIONS: list[Callable[[Evaluator, argparse.Namespace], Section]] = [
     section_partition,
     section_showdown,
     section_equity,
+    section_table,
 ]
 
 
@@ -315,12 +371,14 @@ SECTIONS: list[Callable[[Evaluator, argparse.Namespace], Section]] = [
 BYTES_PER_HAND = 8
 BYTES_PER_SCALAR_HAND = 100
 BYTES_PER_DEAL = 32
+BYTES_PER_TABLE_DEAL = 40_000  # a finished prial.Deal and a hundred natively self-played
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     check_memory("--hands", args.hands, BYTES_PER_HAND, "batches of that many hands")
     check_memory("--scalar-hands", args.scalar_hands, BYTES_PER_SCALAR_HAND, "that many hands as Python lists")
     check_memory("--deals", args.deals, BYTES_PER_DEAL, "that many deals and their splits")
+    check_memory("--table-deals", args.table_deals, BYTES_PER_TABLE_DEAL, "that many deals played and replayed")
     ev = Evaluator(rules_from_args(args))
     sections = [section(ev, args) for section in SECTIONS]
     by_name = {f.name: f for section in sections for f in section.figures}
@@ -373,6 +431,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="hands for the one-a-call figures (default 200,000)")
     bench.add_argument("--deals", type=POSITIVE, default=10_000,
                        help="13-card deals for the partition figures (default 10,000)")
+    bench.add_argument("--table-deals", type=POSITIVE, default=2_000,
+                       help="deals for the betting-table figures (default 2,000; PokerKit plays a twentieth)")
     bench.add_argument("--repeat", type=POSITIVE, default=5, help="runs per figure; the median is reported")
     bench.add_argument("--threads", type=POSITIVE, default=None,
                        help="threads for the all-threads figures (default: all cores)")
