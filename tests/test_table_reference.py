@@ -424,8 +424,9 @@ def probes(rng: random.Random, ref: RefDeal) -> list[tuple]:
         out.append(("discard", None, None, tuple(hand[:n - 1]) + (foreign,)))
     if "fold" in legal:
         out.append(("fold", None, 1, ()))
-    others = [p for p in ref.players if p != me]
-    out.append((rng.choice(sorted(legal)), rng.choice(others), None, ()))
+    for other in ref.players:  # every player not to act, with an action the one to act may take
+        if other != me:
+            out.append((rng.choice(sorted(legal)), other, None, ()))
     out.append(("fold", "nobody-here", None, ()))
     out.append(("check", None, None, ()))
     return [p for p in out if ref.refusal(p[0], p[1], p[2], p[3]) is not None]
