@@ -365,6 +365,8 @@ def test_an_unreachable_server_or_a_late_answer_is_one_line_and_exit_1(grpc_serv
     nobody = f"127.0.0.1:{free_port()}"
     cases = {
         ("--target", nobody, "evaluate", "3s 2h Ah"): f"cannot reach {nobody}: connection refused",
+        # The deadline comes while the retries wait: still the refused connection.
+        ("--target", nobody, "--timeout", "0.5", "health"): f"cannot reach {nobody}: connection refused",
         ("--target", "nosuch.invalid:50051", "health"): "cannot reach nosuch.invalid:50051: unknown host",
         # A million sampled deals of five opponents: never answered within
         # a millisecond (exact heads-up counts can be).

@@ -155,16 +155,17 @@ def call(kind: str, target: str, method: str, *args: Any, **options: Any) -> Out
     return Outcome(result, time.monotonic() - started)
 
 
-def stream(kind: str, target: str, batches: list[np.ndarray], **options: Any) -> tuple[list[Evaluation], Any]:
+def stream(kind: str, target: str, batches: list[np.ndarray], *, timeout: float = 20,
+           **options: Any) -> tuple[list[Evaluation], Any]:
     """What ``evaluate_stream(batches)`` yields before it ends, and the PrialRpcError it ends with (or None)."""
     answers: list[Evaluation] = []
     try:
         if kind == "Client":
-            with Client(target, timeout=20, **options) as client:
+            with Client(target, timeout=timeout, **options) as client:
                 answers.extend(client.evaluate_stream(batches))
         else:
             async def main() -> None:
-                async with AsyncClient(target, timeout=20, **options) as client:
+                async with AsyncClient(target, timeout=timeout, **options) as client:
                     async for answer in client.evaluate_stream(batches):
                         answers.append(answer)
 
@@ -409,6 +410,28 @@ def test_nothing_listening_is_unavailable_after_the_backoffs(kind):
     outcome = call(kind, target, "evaluate", ["3s 2h Ah"], retries=None, timeout=10)
     assert_failed(outcome, UNAVAILABLE)
     assert outcome.seconds < 1.0  # not the backoffs above
+
+
+@pytest.mark.parametrize("method", ["evaluate", "odds", "health", "evaluate_stream"])
+def test_a_refused_connection_is_said_when_the_deadline_comes_between_attempts(kind, method):
+    target = f"127.0.0.1:{free_port()}"  # bound, closed: nothing listens there
+    # The default policy's backoffs (0.2 + 0.4 + 0.8 + 1.6 s) outlast the call.
+    if method == "evaluate_stream":
+        answers, error = stream(kind, target, [random_hands(4, 3, seed=1)], timeout=0.5)
+        outcome = Outcome(error, 0.0)
+    else:
+        outcome = call(kind, target, method, *([["3s 2h Ah"]] if method == "evaluate" else []), timeout=0.5)
+    assert_failed(outcome, UNAVAILABLE)
+    assert "connection refused" in outcome.result.message.lower() and target in outcome.result.message
+
+
+def test_a_deadline_a_server_lets_pass_stays_a_deadline(kind):
+    with ServerProcess() as server:
+        # A million sampled deals of five opponents: never answered within 50 ms.
+        with pytest.raises(PrialRpcError) as info:
+            session(kind, server.target, [lambda client: client.equity("As Kd Qh", 5, samples=1_000_000)],
+                    timeout=0.05)
+    assert info.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
 def test_invalid_argument_reaches_the_server_once():

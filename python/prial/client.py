@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import queue
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -164,7 +165,8 @@ class RetryPolicy:
     ``initial_backoff * backoff_multiplier ** (n - 1)`` seconds later, at
     most ``max_backoff``, each backoff drawn within 20% either way.  The
     call's timeout covers every attempt and backoff: a call whose deadline
-    comes first ends with DEADLINE_EXCEEDED.  A stream is tried again only
+    comes first ends with DEADLINE_EXCEEDED, or UNAVAILABLE with the
+    connection's error where the channel could not connect at all.  A stream is tried again only
     until its first answer arrives.  The retries are gRPC's own (set in the
     channel's service config); the channel also reconnects to a server that
     went away at the same pace, at most ``max_backoff`` apart, so that an
@@ -269,6 +271,7 @@ class _Connection:
         self._methods = {method: self._channel.unary_unary(method, _registered_method=True)
                          for method in _UNARY_METHODS}
         self._evaluate_stream = self._channel.stream_stream(_EVALUATE_STREAM, _registered_method=True)
+        self._probe = self._channel.unary_unary(_PROBE)
         self._timeout = timeout
         self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
 
@@ -312,8 +315,32 @@ class Client(_Connection):
             response = self._methods[call.method](call.request, timeout=self._deadline(timeout),
                                                   metadata=self._metadata)
         except grpc.RpcError as error:
-            raise PrialRpcError.from_rpc_error(error) from None
+            raise self._failure(error) from None
         return call.decode(response)
+
+    def _failure(self, error: grpc.RpcError) -> PrialRpcError:
+        """What a failed call says.  A deadline that came while the channel
+        could not connect, between attempts, is that failure (UNAVAILABLE,
+        "Connection refused" to the address), not the deadline's."""
+        if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED and self._cannot_connect():
+            try:
+                self._probe(b"", timeout=_PROBE_SECONDS)
+            except grpc.RpcError as probed:
+                if probed.code() == grpc.StatusCode.UNAVAILABLE:
+                    error = probed
+        return PrialRpcError.from_rpc_error(error)
+
+    def _cannot_connect(self) -> bool:
+        # The sync channel tells its state only to a subscriber, at once.
+        seen: queue.SimpleQueue[grpc.ChannelConnectivity] = queue.SimpleQueue()
+        put = seen.put
+        self._channel.subscribe(put, try_to_connect=False)
+        try:
+            return seen.get(timeout=_PROBE_SECONDS) == grpc.ChannelConnectivity.TRANSIENT_FAILURE
+        except queue.Empty:
+            return False
+        finally:
+            self._channel.unsubscribe(put)
 
     def close(self) -> None:
         self._channel.close()
@@ -342,7 +369,7 @@ class Client(_Connection):
                                                   metadata=self._metadata):
                 yield evaluation_from(response)
         except grpc.RpcError as error:
-            raise PrialRpcError.from_rpc_error(error) from None
+            raise self._failure(error) from None
         requests.raise_failure()
 
     def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
@@ -437,8 +464,19 @@ class AsyncClient(_Connection):
             response = await self._methods[call.method](call.request, timeout=self._deadline(timeout),
                                                         metadata=self._metadata)
         except grpc.RpcError as error:
-            raise PrialRpcError.from_rpc_error(error) from None
+            raise await self._failure(error) from None
         return call.decode(response)
+
+    async def _failure(self, error: grpc.RpcError) -> PrialRpcError:
+        """As ``Client._failure``."""
+        if (error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+                and self._channel.get_state() == grpc.ChannelConnectivity.TRANSIENT_FAILURE):
+            try:
+                await self._probe(b"", timeout=_PROBE_SECONDS)
+            except grpc.RpcError as probed:
+                if probed.code() == grpc.StatusCode.UNAVAILABLE:
+                    error = probed
+        return PrialRpcError.from_rpc_error(error)
 
     async def close(self) -> None:
         await self._channel.close()
@@ -475,7 +513,7 @@ class AsyncClient(_Connection):
                 turns.answered()
                 yield evaluation_from(response)
         except grpc.RpcError as error:
-            raise PrialRpcError.from_rpc_error(error) from None
+            raise await self._failure(error) from None
         finally:
             call.cancel()  # a caller that stopped early; nothing once the call has ended
             turns.end()
@@ -555,6 +593,11 @@ _HEALTH = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 _HEALTH_CHECK = f"/{_HEALTH}/Check"
 _EVALUATE = f"/{_PRIAL}/Evaluate"
 _EVALUATE_STREAM = f"/{_PRIAL}/EvaluateStream"
+# A method no server has, outside the retry policy: on a channel that
+# cannot connect it fails at once with the connection's error (a server
+# reached would answer UNIMPLEMENTED).
+_PROBE = "/prial.client.Probe/Connect"
+_PROBE_SECONDS = 1.0
 _UNARY_METHODS = (*(f"/{_PRIAL}/{m.name}" for m in _SERVICE.methods if not m.client_streaming), _HEALTH_CHECK)
 _RESPONSES = {m.name: getattr(pb, m.output_type.name) for m in _SERVICE.methods}
 
