@@ -48,7 +48,7 @@ from .play import (
 )
 from .results import BestHand, HandValue, Split
 from .rules import Rules
-from .table import Action, Deal, DealResult, TableRules
+from .table import Action, Deal, DealResult, TableRules, simulate
 
 if TYPE_CHECKING:
     from .audit import AuditOptions, AuditResult, audit_file, audit_table
@@ -166,5 +166,6 @@ __all__ = [
     "settle_casino",
     "showdown",
     "showdown_batch",
+    "simulate",
     "write_sample_log",
 ]

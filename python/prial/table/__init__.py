@@ -6,6 +6,8 @@ from .batch import CODES, ENDINGS, STATUSES, ReplayResult, deals_as_arrays, repl
 from .deal import Deal
 from .records import Action, DealResult, Event, Pot, PotResult, Seat, View
 from .rules import GAMES, TableRules
+from .simulation import PolicyResult, Simulation, simulate
 
-__all__ = ["CODES", "ENDINGS", "GAMES", "STATUSES", "Action", "Deal", "DealResult", "Event", "IllegalActionError", "Pot", "PotResult", "ReplayResult",
-           "Seat", "TableRules", "View", "deals_as_arrays", "replay_batch", "self_play"]
+__all__ = ["CODES", "ENDINGS", "GAMES", "STATUSES", "Action", "Deal", "DealResult", "Event", "IllegalActionError", "PolicyResult", "Pot",
+           "PotResult", "ReplayResult", "Seat", "Simulation", "TableRules", "View", "deals_as_arrays", "replay_batch",
+           "self_play", "simulate"]
