@@ -6,7 +6,6 @@ The interval is computed over blocks of consecutive deals, not over deals:
 the block means are close to independent and normal even where single
 deals are not."""
 
-from __future__ import annotations
 
 import itertools
 import math
