@@ -17,6 +17,7 @@ import pytest
 README = Path(__file__).resolve().parent.parent / "README.md"
 RULES = README.parent / "docs" / "rules.md"
 AUDIT = README.parent / "docs" / "audit.md"
+HISTORIES = README.parent / "docs" / "histories.md"
 
 
 def python_blocks(page: Path) -> list[str]:
@@ -38,7 +39,8 @@ def run_block(block: str) -> int:
     return checked
 
 
-@pytest.mark.parametrize("page, claims", [(README, 5), (RULES, 5), (AUDIT, 2)], ids=lambda p: getattr(p, "name", p))
+@pytest.mark.parametrize("page, claims", [(README, 5), (RULES, 5), (AUDIT, 2), (HISTORIES, 4)],
+                         ids=lambda p: getattr(p, "name", p))
 def test_tour_claims_hold(page, claims):
     checked = sum(run_block(block) for block in python_blocks(page) if "prial.client" not in block)
     assert checked >= claims
