@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime
+import json
 import ipaddress
+import signal
 from pathlib import Path
 
 import grpc
@@ -129,3 +131,34 @@ def test_bearer_tokens(tmp_path):
                 assert info.value.code == grpc.StatusCode.UNAUTHENTICATED
                 assert client.health() == "SERVING"  # probes need no token
         server.wait_for_log('"code": "UNAUTHENTICATED"')
+
+
+def test_sighup_reloads_the_certificate_and_a_bad_one_keeps_the_old(pki, tmp_path):
+    """The certificate and key files replaced, then SIGHUP: new handshakes
+    get the new certificate; a file that is not PEM is refused, in one log
+    line, and the certificate in use stays."""
+    cert, key = tmp_path / "server.pem", tmp_path / "server.key"
+    cert.write_bytes(pki["files"]["server.pem"].read_bytes())
+    key.write_bytes(pki["files"]["server.key"].read_bytes())
+    renewed = Authority("prial renewed CA")
+    with ServerProcess("--tls-cert", str(cert), "--tls-key", str(key)) as server:
+        with Client(server.target, timeout=10, root_certificates=pki["ca"].pem) as client:
+            assert _ok(client)
+        new_cert, new_key = renewed.issue("localhost", server=True)
+        cert.write_bytes(new_cert)
+        key.write_bytes(new_key)
+        server.proc.send_signal(signal.SIGHUP)
+        server.wait_for_log('"event": "reloaded"')
+        with Client(server.target, timeout=10, root_certificates=renewed.pem) as client:
+            assert _ok(client)
+        with Client(server.target, timeout=3, retries=None, root_certificates=pki["ca"].pem) as client:
+            _refused(client, grpc.StatusCode.UNAVAILABLE)  # the old certificate is no longer served
+
+        cert.write_text("not a certificate\n")
+        server.proc.send_signal(signal.SIGHUP)
+        log = server.wait_for_log('"event": "reload_failed"')
+        [line] = [json.loads(line) for line in log.splitlines() if '"reload_failed"' in line]
+        assert line["reason"].startswith(f"--tls-cert {cert} and --tls-key: not a PEM certificate and its key")
+        with Client(server.target, timeout=10, root_certificates=renewed.pem) as client:
+            assert _ok(client)
+        assert server.terminate() == 0

@@ -112,7 +112,8 @@ OPTIONS = (
            group=OPERATIONS),
     Option("--keepalive-timeout", "keepalive_timeout_s", "seconds to wait for a ping ack", seconds(above=True),
            group=OPERATIONS),
-    Option("--max-connection-idle", "max_connection_idle_s", "close connections idle this many seconds",
+    Option("--max-connection-idle", "max_connection_idle_s", "close connections without a call this many "
+           "seconds (clients reconnect when they next call)",
            seconds(above=True), group=OPERATIONS),
     Option("--max-connection-age", "max_connection_age_s", "close connections older than this many seconds; "
            "clients then reconnect, through the load balancer", seconds(above=True), group=OPERATIONS),

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import hmac
-import time
 from collections.abc import Callable
 from typing import Any
 
 import grpc
 
-from .calls import Call, end
+from .headers import refusal
 from .observability import Observer
-from .registration import HANDLER_KINDS, HEALTH_SERVICE_NAME
+from .registration import HEALTH_SERVICE_NAME
+from .reload import Credentials
 
 
 # Health checks with one answer: load balancers and orchestrators probe
@@ -23,10 +23,11 @@ OPEN_METHODS = frozenset({f"/{HEALTH_SERVICE_NAME}/Check", f"/{HEALTH_SERVICE_NA
 
 class BearerTokenAuth(grpc.aio.ServerInterceptor):
     """Rejects calls without ``authorization: Bearer <token>`` (one of the
-    tokens in the file, one a line) with UNAUTHENTICATED, but OPEN_METHODS."""
+    tokens in the file, one a line, as last (re)loaded) with UNAUTHENTICATED,
+    but OPEN_METHODS."""
 
-    def __init__(self, tokens: list[str], observer: Observer) -> None:
-        self._accepted = [f"Bearer {t}".encode() for t in tokens]
+    def __init__(self, credentials: Credentials, observer: Observer) -> None:
+        self._credentials = credentials
         self._observer = observer
 
     def _authorized(self, metadata: tuple[tuple[str, str | bytes], ...]) -> bool:
@@ -34,7 +35,7 @@ class BearerTokenAuth(grpc.aio.ServerInterceptor):
             if key == "authorization":
                 given = value.encode() if isinstance(value, str) else value
                 # compare_digest against every token: no early exit leaks which matched.
-                return any([hmac.compare_digest(given, t) for t in self._accepted])
+                return any([hmac.compare_digest(given, t) for t in self._credentials.tokens])
         return False
 
     async def intercept_service(self, continuation: Callable[..., Any], details: grpc.HandlerCallDetails) -> Any:
@@ -43,13 +44,6 @@ class BearerTokenAuth(grpc.aio.ServerInterceptor):
             return handler
         if self._authorized(details.invocation_metadata or ()):
             return handler
-        method = details.method.rsplit("/", 1)[-1]
-
-        async def deny(_requests: Any, context: grpc.aio.ServicerContext) -> None:
-            # The request is never read: nothing of an unauthenticated call is parsed.
-            self._observer.finish(Call(method, time.perf_counter(), code=grpc.StatusCode.UNAUTHENTICATED))
-            await end(context, grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
-
-        make = HANDLER_KINDS[handler.request_streaming, handler.response_streaming]
-        return make(deny, request_deserializer=handler.request_deserializer,
-                    response_serializer=handler.response_serializer)
+        # The request is never read: nothing of an unauthenticated call is parsed.
+        return refusal(handler, details.method.rsplit("/", 1)[-1], self._observer,
+                       grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")

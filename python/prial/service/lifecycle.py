@@ -4,22 +4,28 @@
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import logging
 import os
+import resource
 import signal
 import socket
+import sys
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, Error
 from .options import ServeOptions, read_option_file
 
 log = logging.getLogger("prial.server")
 
 # What stops a server, its processes and their supervisor.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+# What makes a server re-read its certificate and tokens; the supervisor
+# passes it on to its processes.  Never a stop: its default action would be.
+RELOAD_SIGNAL = signal.SIGHUP
 
 
-class StartupError(Exception):
+class StartupError(Error):
     """The server cannot start for a reason outside its configuration files
     (the address cannot be listened on).  The message is one line."""
 
@@ -41,6 +47,47 @@ def configure_logging() -> None:
         root.addHandler(handler)
         root.setLevel(logging.INFO)
         root.propagate = False
+
+
+def ignore_reloads() -> None:
+    """SIGHUP ignored until a server installs its handler: by default it
+    would kill the process, with its calls in flight."""
+    signal.signal(RELOAD_SIGNAL, signal.SIG_IGN)
+
+
+def raise_open_files_limit() -> None:
+    """The soft limit of open files raised to the hard one: each connection
+    holds a file, and at the usual soft 1,024 a thousand idle connections
+    left health checks unanswered.  The server's ``serving`` line tells the
+    limit in force (``open_files``)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (OSError, ValueError):  # a hard limit the kernel will not give (past fs.nr_open)
+            pass
+
+
+def open_files_limit() -> int:
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def stop_with_parent(parent: int) -> None:
+    """This process (a forked server) is sent SIGTERM when ``parent`` (its
+    supervisor) dies, however it dies: served by no one, it would keep its
+    port and never be restarted or stopped.  Exits at once if the parent is
+    already gone (it died before the request was made).  Linux only;
+    elsewhere a no-op."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 def check_files(options: ServeOptions) -> None:

@@ -34,7 +34,7 @@ class ServeOptions:
     drain_seconds: float = 0.0
     keepalive_time_s: float = 60.0
     keepalive_timeout_s: float = 20.0
-    max_connection_idle_s: float | None = None
+    max_connection_idle_s: float = 300.0  # a connection without calls this long is closed (a client reconnects)
     max_connection_age_s: float | None = None
     max_connection_age_grace_s: float | None = None
     port_file: str | None = None

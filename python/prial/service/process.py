@@ -18,14 +18,18 @@ from ..evaluator import evaluator_for
 from ..rules import Rules
 from . import reflection
 from .auth import BearerTokenAuth
+from .headers import METADATA_LIMIT, MetadataLimit
 from .health import HealthService
 from .heap import keep_the_heap_compact
-from .lifecycle import STOP_SIGNALS, configure_logging, log, write_port_file
+from .lifecycle import RELOAD_SIGNAL, STOP_SIGNALS, configure_logging, log, open_files_limit, write_port_file
 from .observability import Metrics, Observer
-from .options import ServeOptions, read_tokens
+from .options import ServeOptions
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
+from .reload import Credentials
 from .servicer import PrialService
-from .tls import server_credentials
+
+
+HANDSHAKE_TIMEOUT_S = 10.0
 
 
 def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
@@ -46,9 +50,16 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
         ("grpc.max_concurrent_streams", options.max_streams_per_connection),
         ("grpc.http2.min_recv_ping_interval_without_data_ms", 5000),
         ("grpc.http2.max_ping_strikes", 2),
+        # The header list a request may send, advertised and refused past
+        # (soft = hard: no random refusals in between).  gRPC holds it only
+        # to headers sent in one frame: prial.service.headers holds the rest.
+        ("grpc.max_metadata_size", METADATA_LIMIT),
+        ("grpc.absolute_max_metadata_size", METADATA_LIMIT),
+        # A connection that has not finished its handshake (TLS, HTTP/2
+        # preface) by then is closed: an idle TCP connection holds a file.
+        ("grpc.server_handshake_timeout_ms", ms(HANDSHAKE_TIMEOUT_S)),
+        ("grpc.max_connection_idle_ms", ms(options.max_connection_idle_s)),
     ]
-    if options.max_connection_idle_s is not None:
-        opts.append(("grpc.max_connection_idle_ms", ms(options.max_connection_idle_s)))
     if options.max_connection_age_s is not None:
         opts.append(("grpc.max_connection_age_ms", ms(options.max_connection_age_s)))
     if options.max_connection_age_grace_s is not None:
@@ -57,15 +68,17 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
 
 
 async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, HealthService, Observer,
-                                                      PrialService]:
+                                                      PrialService, Credentials]:
     """A configured, not yet started server (service, health, reflection)
-    bound to its port, in the running event loop."""
+    bound to its port, in the running event loop, and the secrets it
+    reloads on SIGHUP."""
     metrics = Metrics()
     observer = Observer(metrics, options.log_calls)
-    interceptors = []
+    secrets = Credentials(options)
+    interceptors: list[grpc.aio.ServerInterceptor] = [MetadataLimit(observer)]
     if options.auth_token_file:
-        interceptors.append(BearerTokenAuth(read_tokens(options.auth_token_file), observer))
-    credentials = server_credentials(options)
+        interceptors.append(BearerTokenAuth(secrets, observer))
+    credentials = secrets.server_credentials()
     # No server-wide cap on calls: admission is per method
     # (prial.service.calls), so health checks always get through.
     server = grpc.aio.server(interceptors=interceptors, options=channel_options(options))
@@ -84,11 +97,12 @@ async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, Hea
     if port == 0:
         service.close()
         raise OSError(f"cannot listen on {address}")
-    return server, port, health_servicer, observer, service
+    return server, port, health_servicer, observer, service, secrets
 
 
 def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process_index: int = 0) -> int:
-    """Runs one server until SIGTERM/SIGINT, then shuts down gracefully.
+    """Runs one server until SIGTERM/SIGINT, then shuts down gracefully;
+    SIGHUP re-reads its certificate and tokens (prial.service.reload).
 
     Shutdown: health turns NOT_SERVING, calls are still taken for
     ``drain_seconds`` (so balancers see the change), then new calls are
@@ -112,15 +126,19 @@ async def _serve(options: ServeOptions, ready_fd: int | None, process_index: int
         # wakeup pipe, which the loop closes before it drops its handlers
         # (Python would print "Exception ignored ... Bad file descriptor").
         # Blocked meanwhile, a signal that comes is ignored once unblocked.
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        for signum in STOP_SIGNALS:
+        handled = (*STOP_SIGNALS, RELOAD_SIGNAL)
+        signal.pthread_sigmask(signal.SIG_BLOCK, handled)
+        for signum in handled:
             loop.remove_signal_handler(signum)
             signal.signal(signum, signal.SIG_IGN)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, handled)
 
 
 async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, stop: asyncio.Event) -> int:
-    server, port, health_servicer, observer, service = await build_server(options)
+    server, port, health_servicer, observer, service, secrets = await build_server(options)
+    # Ignored until now (prial.service.lifecycle.ignore_reloads); a quick
+    # read of a few files, on the event loop: calls in flight go on.
+    asyncio.get_running_loop().add_signal_handler(RELOAD_SIGNAL, secrets.reload)
     trimmer = threading.Event()
     keep_the_heap_compact(trimmer, lambda: observer.calls_finished)
     # Warm the default tables (three, four and five cards) before SERVING.
@@ -132,9 +150,11 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     if options.metrics_port is not None and options.processes <= 1:
         observer.metrics.serve(options.host, options.metrics_port)
-    log.info(json.dumps({"event": "serving", "host": options.host, "port": port, "pid": os.getpid(),
-                         "process": process_index, "tls": bool(options.tls_cert),
-                         "auth": bool(options.auth_token_file)}))
+    serving = {"event": "serving", "host": options.host, "port": port, "pid": os.getpid(),
+               "process": process_index, "tls": bool(options.tls_cert), "auth": bool(options.auth_token_file)}
+    if ready_fd is None:  # the one process: the supervisor's line says it for its children
+        serving["open_files"] = open_files_limit()
+    log.info(json.dumps(serving))
     if ready_fd is not None:
         os.write(ready_fd, b"1")
         os.close(ready_fd)

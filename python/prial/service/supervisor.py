@@ -11,7 +11,10 @@ error, or anything else such as a taken address).  A start-up failure stops
 the whole command with that message: it is not retried.  A child that dies
 after it served (killed, crashed) is restarted after a backoff, while the
 others keep serving; the supervisor itself exits only on SIGTERM/SIGINT,
-which it forwards to the children and waits for them to drain.
+which it forwards to the children and waits for them to drain.  SIGHUP is
+forwarded too: each child reloads its certificate and tokens.  A child is
+sent SIGTERM by the kernel if the supervisor dies, even by SIGKILL: no
+child serves on unsupervised.
 """
 
 from __future__ import annotations
@@ -29,14 +32,19 @@ from typing import Any, NoReturn
 
 from ..errors import ConfigurationError
 from .lifecycle import (
+    RELOAD_SIGNAL,
     STOP_SIGNALS,
     StartupError,
     bind_sockets,
     check_address,
     check_files,
     configure_logging,
+    ignore_reloads,
     log,
+    open_files_limit,
+    raise_open_files_limit,
     startup_failure,
+    stop_with_parent,
     write_port_file,
 )
 from .options import ServeOptions
@@ -48,6 +56,8 @@ def serve(options: ServeOptions) -> int:
     A server that cannot start raises ConfigurationError (a file an option
     names) or StartupError (the address), each with a one-line message."""
     configure_logging()
+    ignore_reloads()
+    raise_open_files_limit()  # before forking: the children inherit it
     check_files(options)
     if options.processes <= 1:
         if options.port != 0:
@@ -113,6 +123,7 @@ class Supervisor:
         self.children = [_Child(i, Backoff()) for i in range(options.processes)]
         self.stop_signal: int | None = None  # the SIGTERM/SIGINT received
         self.forwarded = False
+        self.reloads = 0  # SIGHUPs received, not yet forwarded
         self.failure: ConfigurationError | StartupError | None = None
         self.announced = False
         self.clean = True  # every child stopped by us exited 0
@@ -139,7 +150,7 @@ class Supervisor:
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_r, False)
         os.set_blocking(self.wake_w, False)
-        previous = {s: signal.signal(s, self._on_signal) for s in (*STOP_SIGNALS, signal.SIGCHLD)}
+        previous = {s: signal.signal(s, self._on_signal) for s in _HANDLED}
         old_wakeup = signal.set_wakeup_fd(self.wake_w)
         try:
             for child in self.children:
@@ -156,6 +167,8 @@ class Supervisor:
         return 0 if self.clean else 1
 
     def _on_signal(self, signum: int, _frame: object) -> None:
+        if signum == RELOAD_SIGNAL:
+            self.reloads += 1
         if signum in STOP_SIGNALS:
             if self.stop_signal is None:
                 self.stop_signal = signum
@@ -176,6 +189,12 @@ class Supervisor:
                     self._kill(child, self.stop_signal or signal.SIGTERM)
         if stopping and not self._live():
             return False
+        if self.reloads and not stopping:
+            self.reloads = 0
+            live = self._live()
+            for child in live:
+                self._kill(child, RELOAD_SIGNAL)
+            _event(20, "reload_forwarded", pids=[c.pid for c in live])
         now = time.monotonic()
         due = [c.restart_at for c in self.children if c.restart_at is not None]
         timeout = max(0.0, min([1.0, *(t - now for t in due)]))
@@ -288,7 +307,7 @@ class Supervisor:
         options = self.options
         if options.metrics_port is not None:
             self.metrics_server = _serve_multiprocess_metrics(options.host, options.metrics_port)
-        _event(20, "serving", port=self.port, processes=options.processes)
+        _event(20, "serving", port=self.port, processes=options.processes, open_files=open_files_limit())
         if options.port_file:
             write_port_file(options.port_file, self.port)
 
@@ -316,25 +335,28 @@ class Supervisor:
         status_r, status_w = os.pipe()
         # No stop signal may run the parent's handler in the child between
         # fork and the child's own handlers.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, (*STOP_SIGNALS, signal.SIGCHLD))
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _HANDLED)
+        parent = os.getpid()
         try:
             pid = os.fork()
             if pid == 0:
                 os.close(status_r)
-                self._child_main(child.index, status_w, blocked)
+                self._child_main(child.index, status_w, blocked, parent)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         os.close(status_w)
         os.set_blocking(status_r, False)
         child.pid, child.status_fd, child.status = pid, status_r, b""
 
-    def _child_main(self, index: int, status_w: int, mask: set[int]) -> NoReturn:
+    def _child_main(self, index: int, status_w: int, mask: set[int], parent: int) -> NoReturn:
         """The forked child: nothing of the parent's but its status pipe."""
         code = 1
         try:
+            stop_with_parent(parent)
             signal.set_wakeup_fd(-1)
             for signum in (*STOP_SIGNALS, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
+            ignore_reloads()  # until its server's handler: a SIGHUP now must not kill it
             for fd in (self.wake_r, self.wake_w, *(c.status_fd for c in self.children)):
                 if fd is not None and fd >= 0:
                     os.close(fd)
@@ -361,6 +383,10 @@ class Supervisor:
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)
+
+
+# The signals the supervisor handles (and blocks while it forks).
+_HANDLED = (*STOP_SIGNALS, RELOAD_SIGNAL, signal.SIGCHLD)
 
 
 def _serve_multiprocess_metrics(host: str, port: int) -> Any:
