@@ -1,7 +1,6 @@
 #include "prial/bestof.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -10,9 +9,9 @@
 #include <sys/mman.h>
 #endif
 
+#include "batch_rows.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
-#include "prial/parallel.hpp"
 #include "prial/portable.hpp"
 
 namespace prial {
@@ -352,29 +351,9 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
   };
   (void)avx2;
   (void)by_rank;
-  std::atomic<bool> any_bad{false};
-  parallel_chunks(rows, threads, kKeyChunk, cancel, [&](std::size_t begin, std::size_t end) {
-    if (key_rows(begin, end)) any_bad = true;
+  return first_bad_row(rows, threads, kKeyChunk, cancel, key_rows, [&](std::size_t row) {
+    return !hand_problem(hands + width * row, width, pack_size()).empty();
   });
-  if (!any_bad) return kNoBadRow;
-  // The first bad row: blocks through the kernel again (their output is
-  // unspecified anyway), then row by row inside the first flagged block.
-  constexpr std::size_t kSearchBlock = 1024;
-  std::size_t bad = kNoBadRow;
-  for_each_chunk(std::size_t{0}, rows, kKeyChunk, cancel, [&](std::size_t from, std::size_t to) {
-    for (std::size_t begin = from; begin < to; begin += kSearchBlock) {
-      const std::size_t end = std::min(to, begin + kSearchBlock);
-      if (!key_rows(begin, end)) continue;
-      for (std::size_t i = begin; i < end; ++i) {
-        if (!hand_problem(hands + width * i, width, pack_size()).empty()) {
-          bad = i;
-          return true;
-        }
-      }
-    }
-    return false;
-  });
-  return bad;  // never kNoBadRow: a flagged range holds a bad row
 }
 
 std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules) {

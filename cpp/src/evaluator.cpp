@@ -1,10 +1,9 @@
 #include "prial/evaluator.hpp"
 
 #include <algorithm>
-#include <atomic>
 
+#include "batch_rows.hpp"
 #include "prial/kernels.hpp"
-#include "prial/parallel.hpp"
 
 namespace prial {
 
@@ -29,32 +28,14 @@ constexpr std::size_t kEvaluateChunk = std::size_t{1} << 20;
 
 std::size_t Evaluator::evaluate_batch(const Card* hands, std::size_t rows, Strength* out, int threads,
                                       const CancelFlag* cancel) const {
-  std::atomic<bool> any_bad{false};
   const KernelTables tables{table_->strengths(), static_cast<unsigned>(table_->pack_size()),
                             table_->by_rank_low(), table_->by_rank_high()};
   const ThreeCardKernel kernel = three_card_kernel();
-  parallel_chunks(rows, threads, kEvaluateChunk, cancel, [&](std::size_t begin, std::size_t end) {
-    if (kernel(hands + 3 * begin, end - begin, out + begin, tables)) any_bad = true;
-  });
-  if (!any_bad) return kNoBadRow;
-  // The first bad row: blocks through the kernel again (its output there is
-  // unspecified anyway), then row by row inside the first flagged block.
-  constexpr std::size_t kSearchBlock = 1024;
-  std::size_t bad = kNoBadRow;
-  for_each_chunk(std::size_t{0}, rows, kEvaluateChunk, cancel, [&](std::size_t from, std::size_t to) {
-    for (std::size_t begin = from; begin < to; begin += kSearchBlock) {
-      const std::size_t end = std::min(to, begin + kSearchBlock);
-      if (!kernel(hands + 3 * begin, end - begin, out + begin, tables)) continue;
-      for (std::size_t i = begin; i < end; ++i) {
-        if (!hand_problem(hands + 3 * i, 3, table_->pack_size()).empty()) {
-          bad = i;
-          return true;
-        }
-      }
-    }
-    return false;
-  });
-  return bad;  // never kNoBadRow: a flagged range holds a bad row
+  const int pack = table_->pack_size();
+  return first_bad_row(
+      rows, threads, kEvaluateChunk, cancel,
+      [&](std::size_t begin, std::size_t end) { return kernel(hands + 3 * begin, end - begin, out + begin, tables); },
+      [&](std::size_t row) { return !hand_problem(hands + 3 * row, 3, pack).empty(); });
 }
 
 std::string Evaluator::explain_row(const Card* hands, std::size_t row, std::size_t width) const {

@@ -1,53 +1,31 @@
 #include "prial/showdown.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <limits>
 #include <string_view>
 #include <unordered_set>
 
+#include "batch_rows.hpp"
 #include "prial/kernels.hpp"
-#include "prial/parallel.hpp"
 #include "prial/portable.hpp"
 
 namespace prial {
 namespace {
 
-// Rows per block of the search for the first bad row.
-constexpr std::size_t kBlock = 2048;
-// Rows between cancellation checks (a whole number of blocks): ~11 ms on
-// one core for five cards with the portable see kernel (40 ns a row), ~6 ms
-// with AVX2, ~3 ms for three cards with the portable kernel.
+// Rows between cancellation checks: ~11 ms on one core for five cards with
+// the portable see kernel (40 ns a row), ~6 ms with AVX2, ~3 ms for three
+// cards with the portable kernel.
 constexpr std::size_t kShowdownChunk = std::size_t{1} << 18;
 
 // Every row through `compare_rows(begin, end) -> bad` (outcomes into out),
 // in parallel chunks; returns the first invalid row or kNoBadRow.
 template <class CompareRows>
 std::size_t showdown_rows(const Card* seer, const Card* seen, std::size_t rows, std::size_t width, int pack_size,
-                          int threads, const CancelFlag* cancel, CompareRows compare_rows) {
-  std::atomic<bool> any_bad{false};
-  parallel_chunks(rows, threads, kShowdownChunk, cancel, [&](std::size_t begin, std::size_t end) {
-    if (compare_rows(begin, end)) any_bad = true;
+                          int threads, const CancelFlag* cancel, const CompareRows& compare_rows) {
+  return first_bad_row(rows, threads, kShowdownChunk, cancel, compare_rows, [&](std::size_t row) {
+    return !explain_showdown_row(pack_size, seer, seen, row, width).empty();
   });
-  if (!any_bad) return kNoBadRow;
-  // The first bad row: blocks compared again (their output is unspecified
-  // anyway), then row by row inside the first flagged block.
-  std::size_t bad = kNoBadRow;
-  for_each_chunk(std::size_t{0}, rows, kShowdownChunk, cancel, [&](std::size_t from, std::size_t to) {
-    for (std::size_t begin = from; begin < to; begin += kBlock) {
-      const std::size_t end = std::min(to, begin + kBlock);
-      if (!compare_rows(begin, end)) continue;
-      for (std::size_t i = begin; i < end; ++i) {
-        if (!explain_showdown_row(pack_size, seer, seen, i, width).empty()) {
-          bad = i;
-          return true;
-        }
-      }
-    }
-    return false;
-  });
-  return bad;  // never kNoBadRow: a flagged block holds a bad row
 }
 
 }  // namespace
