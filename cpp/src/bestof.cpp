@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <map>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 #include "batch_rows.hpp"
+#include "bounded_cache.hpp"
 #include "prial/evaluator.hpp"
 #include "prial/kernels.hpp"
 #include "prial/portable.hpp"
@@ -357,20 +357,10 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
 }
 
 std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules) {
-  static std::mutex mutex;
-  static std::map<RulesConfig, std::shared_ptr<const BestOfTable>> cache;
-  // Bounded like three_card_table(): unreferenced tables go past this size.
-  constexpr std::size_t kCacheLimit = 16;
+  // Fewer than three_card_table() keeps: each holds up to ~14 MB of keys.
+  static BoundedCache<RulesConfig, BestOfTable> cache(16);
   auto three = three_card_table(rules);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= kCacheLimit) {
-    for (auto it = cache.begin(); it != cache.end();) {
-      it = it->second.use_count() == 1 ? cache.erase(it) : std::next(it);
-    }
-  }
-  auto& entry = cache[rules];
-  if (!entry) entry = std::make_shared<const BestOfTable>(std::move(three));
-  return entry;
+  return cache.get(rules, [&] { return std::make_shared<const BestOfTable>(std::move(three)); });
 }
 
 }  // namespace prial

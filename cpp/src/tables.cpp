@@ -1,8 +1,8 @@
 #include "prial/tables.hpp"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
+
+#include "bounded_cache.hpp"
 
 namespace prial {
 namespace {
@@ -244,19 +244,8 @@ std::array<Category, kCategories> category_order(const ThreeCardTable& table) {
 }
 
 std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules) {
-  static std::mutex mutex;
-  static std::map<RulesConfig, std::shared_ptr<const ThreeCardTable>> cache;
-  // Bounded: tables no Evaluator holds any more are dropped past this size.
-  constexpr std::size_t kCacheLimit = 64;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= kCacheLimit) {
-    for (auto it = cache.begin(); it != cache.end();) {
-      it = it->second.use_count() == 1 ? cache.erase(it) : std::next(it);
-    }
-  }
-  auto& entry = cache[rules];
-  if (!entry) entry = std::make_shared<const ThreeCardTable>(rules);
-  return entry;
+  static BoundedCache<RulesConfig, ThreeCardTable> cache(64);
+  return cache.get(rules, [&] { return std::make_shared<const ThreeCardTable>(rules); });
 }
 
 }  // namespace prial
