@@ -77,6 +77,11 @@ FULL_DECK_CRASH = ["As Ad Ah | Ks Kd Kh | Qs Qd Qh | Js Jd Jh / 2c",
     ["showdown", "As Ad Kh 9c", "Ac Ah Kd 7c", "--seer", "1", "--blind", "1"],
     ["odds", "--cards", "4", "--rules", "three_card_poker"],
     ["odds", "--jokers", "2", "--json"],
+    ["crash", *FULL_DECK_CRASH, "--weights", "4", "3", "2", "1"],
+    ["crash", "As Ad Ah | 2s 3s 4s / 5c", "/ Ks Kd Qs Qd Js Jd Ts Td 9s 9d 8s 8d 7c", "--six-pairs", "2", "--json"],
+    ["casino", "Ah Kh Qh", "Jc Jd 4s", "--ante", "10", "--pair-bonus", "5"],
+    ["casino", "4h 3h 2h", "Ac Ad As", "--paytable", "three_card_poker_1_4_6_30_40", "--fold", "--pair-bonus", "2",
+     "--pair-bonus-on-fold", "forfeited", "--json"],
 ])
 def test_call_prints_what_the_local_command_prints(capsys, grpc_server, local):
     here = run(capsys, local)[0]

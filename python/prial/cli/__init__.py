@@ -21,10 +21,10 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
-from . import audit, bench, call, hands, play, proto, score, serve, simulate, table
+from . import audit, bench, call, hands, play, proto, score, serve, settle, simulate, table
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, table, simulate, bench, score, audit, serve, call, proto)
+COMMAND_GROUPS = (hands, play, settle, table, simulate, bench, score, audit, serve, call, proto)
 
 # The extra that brings a module some command imports only when asked.
 EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask", "matplotlib": "report"}

@@ -1,11 +1,11 @@
 """Where a command's answers come from.
 
-``prial rank``, ``partition``, ``showdown`` and ``odds`` compute here
-(``Local``); ``prial call`` asks a server for the same answers
-(``prial.cli.remote.Remote``).  A command is one function of its parsed
-arguments and a ``Backend``, so the two print the same table from the same
-arguments.  The methods are prial's functions of the same names, which
-``prial.client.Client`` mirrors.
+``prial rank``, ``partition``, ``showdown``, ``odds``, ``crash`` and
+``casino`` compute here (``Local``); ``prial call`` asks a server for the
+same answers (``prial.cli.remote.Remote``).  A command is one function of
+its parsed arguments and a ``Backend``, so the two print the same table
+from the same arguments.  The methods are prial's functions of the same
+names, which ``prial.client.Client`` mirrors.
 """
 
 from __future__ import annotations
@@ -16,7 +16,22 @@ from typing import NamedTuple, Protocol
 from ..cards import CardsLike
 from ..categories import Category
 from ..evaluator import Evaluator
-from ..play import Equity, Odds, Player, ShowdownResult, equity, odds, showdown
+from ..play import (
+    CASINO_BRAG_PAYTABLE,
+    CasinoResult,
+    CrashPlayer,
+    CrashResult,
+    Equity,
+    Odds,
+    Paytable,
+    Player,
+    ShowdownResult,
+    crash_showdown,
+    equity,
+    odds,
+    settle_casino,
+    showdown,
+)
 from ..results import Split
 from ..rules import Rules
 from .common import each_hand
@@ -50,6 +65,14 @@ class Backend(Protocol):
     def equity(self, hand: CardsLike, opponents: int = 1, dead: CardsLike = (), rules: Rules | None = None, *,
                samples: int | None = None, seed: int = 0, with_percentile: bool = False) -> Equity: ...
 
+    def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
+                       min_category: Category | str | None = None, rules: Rules | None = None,
+                       crash_value: int = 0) -> CrashResult: ...
+
+    def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
+                      pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
+                      game: str | None = None) -> CasinoResult: ...
+
 
 class Local:
     """The answers computed in this process."""
@@ -57,6 +80,8 @@ class Local:
     showdown = staticmethod(showdown)
     odds = staticmethod(odds)
     equity = staticmethod(equity)
+    crash_showdown = staticmethod(crash_showdown)
+    settle_casino = staticmethod(settle_casino)
 
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)

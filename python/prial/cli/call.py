@@ -1,8 +1,8 @@
 """``prial call``: every RPC of a running prial server from the command line.
 
-Where a local command exists (rank, partition, showdown, odds), its RPC
-takes the same arguments and prints the same table: the command is one
-function of its arguments and a backend, here the server
+Where a local command exists (rank, partition, showdown, crash, casino,
+odds), its RPC takes the same arguments and prints the same table: the
+command is one function of its arguments and a backend, here the server
 (``prial.cli.remote``, loaded only when a call is made).
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import os
 import re
@@ -22,15 +21,10 @@ from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 import numpy as np
 
-from .._core import MAX_CRASH_VALUE
 from ..cards import format_cards
 from ..errors import InvalidHandError
-from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult
-from ..play.casino import GAMES, PAIR_BONUS_ON_FOLD, Paytable
-from . import hands, play
+from . import hands, play, settle
 from .common import (
-    CHIPS,
-    POSITIVE,
     Failure,
     add_rules_options,
     check_cards,
@@ -48,9 +42,9 @@ Command = Callable[[argparse.Namespace, "Remote"], int]
 
 DESCRIPTION = """\
 Call a prial server (prial serve): one subcommand per RPC, card text in, a
-table out (--json: machine-readable). evaluate, partition, showdown and odds
-take the arguments of prial rank, partition, showdown and odds and print
-their tables.
+table out (--json: machine-readable). evaluate, partition, showdown, crash,
+casino and odds take the arguments of prial rank, partition, showdown,
+crash, casino and odds and print their tables.
 
 Card text is read here: a typo is refused before any call (exit 2). What
 the server refuses comes back as its error, with the request fields at
@@ -108,14 +102,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "four and five cards compare by their best three, then the discards (docs/rules.md, \"Sees in "
         "bulk\"). Every hand has the number of cards of the first (3, 4 or 5). RPC ShowdownBatch.",
         showdown_batch_arguments, showdown_batch)
-    rpc("crash", "score a round of Crash (CrashShowdown)",
-        "Score a round of thirteen-card Brag, Crash (docs/rules.md, \"Crash scoring\"): the players' hands "
-        "meet position by position. Players are numbered 1.. in the order given. RPC CrashShowdown.",
-        crash_arguments, crash)
-    rpc("casino", "settle a casino Brag or Three Card Poker hand (SettleCasino)",
-        "Settle a hand of casino Brag or Three Card Poker against the dealer: the ante and play bets, the "
-        "ante bonus and the pair bonus side bet (docs/rules.md, \"Casino settlement\"). RPC SettleCasino.",
-        casino_arguments, casino)
+    rpc("crash", "score a round of Crash: prial crash (CrashShowdown)",
+        f"{settle.CRASH_DESCRIPTION} The table of prial crash. RPC CrashShowdown.",
+        settle.crash_arguments, settle.crash)
+    rpc("casino", "settle a casino hand: prial casino (SettleCasino)",
+        f"{settle.CASINO_DESCRIPTION} The table of prial casino. RPC SettleCasino.",
+        settle.casino_arguments, settle.casino)
     rpc("odds", "category odds and equity: prial odds (Odds, Equity)",
         f"{play.ODDS_DESCRIPTION} The tables of prial odds. RPCs Odds and, with --hand, Equity.",
         play.odds_arguments, play.odds)
@@ -379,110 +371,6 @@ class OneSize:
             raise InvalidHandError(f"{where}: {len(cards)} cards, but the first hand has {self.first[0]} "
                                    f"({self.first[1]}); every hand must have as many")
         return cards
-
-
-def crash_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("players", nargs="+", metavar="PLAYER",
-                        help='a player\'s declaration: the hands in the order laid down, separated by "|", '
-                             'then "/" and the discards, e.g. "As Ad Ah | Ks Kd Kh | Qs Qd Qh | Js Jd Jh / 2c"')
-    parser.add_argument("--six-pairs", type=POSITIVE, action="append", default=[], metavar="N",
-                        help="player N declares six pairs, which voids the deal (repeatable)")
-    parser.add_argument("--weights", type=whole(0, 2**32 - 1), nargs=4, metavar="POINTS",
-                        help="what positions 1 to 4 score (default 1 each), e.g. 4 3 2 1")
-    parser.add_argument("--min-category", metavar="CATEGORY",
-                        help="a hand below this category fouls, e.g. PAIR (a house rule)")
-    parser.add_argument("--crash-value", type=whole(0, MAX_CRASH_VALUE), default=0, metavar="POINTS",
-                        help="what a crash (every position won) scores beyond its positions (default 0)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_rules_options(parser)
-
-
-def crash(args: argparse.Namespace, server: Remote) -> int:
-    for seat in args.six_pairs:
-        if not 1 <= seat <= len(args.players):
-            raise InvalidHandError(f"--six-pairs {seat}: players are numbered 1..{len(args.players)}")
-    players = [_crash_player(str(n), text, n in args.six_pairs) for n, text in enumerate(args.players, 1)]
-    result = server.crash_showdown(players, scoring=args.weights or "points", min_category=args.min_category,
-                                   rules=rules_from_args(args), crash_value=args.crash_value)
-    if args.json:
-        # Points in the players' order, as the server's map may not be.
-        print(json.dumps({**result.to_dict(), "points": {p.id: result.points[p.id] for p in result.players}},
-                         indent=2))
-    else:
-        print_crash(result)
-    return 0
-
-
-def _crash_player(pid: str, text: str, six_pairs: bool) -> CrashPlayer:
-    laid, _, discards = text.partition("/")
-    hands_laid = [hand.strip() for hand in laid.split("|")] if laid.strip() else []
-    for i, hand in enumerate(hands_laid, 1):
-        check_cards(hand, f"player {pid!r} hand {i}")
-    check_cards(discards, f"player {pid!r} discards")
-    return CrashPlayer(pid, hands_laid, discards.strip(), declare_six_pairs=six_pairs)
-
-
-def print_crash(result: CrashResult) -> None:
-    if result.positions:
-        print_table(["position", "worth", "result"],
-                    [(p.index + 1, p.weight, p.reason) for p in result.positions])
-        print()
-    print_table(["player", "points", "positions won", "four of a kind", "foul"],
-                [(p.id, p.points, " ".join(str(i + 1) for i in p.positions_won) or "-",
-                  p.four_of_a_kind or "-", p.foul or "-") for p in result.players])
-    notes = []
-    if result.void:
-        notes.append(f"void: player {result.voided_by} declared six pairs; nothing scores")
-    if result.outright:
-        notes.append(f"outright, a thirteen-card straight: {play.who_wins(result.outright)}")
-    if result.crash:
-        notes.append(f"crash: player {result.crash} won every position")
-    if result.four_of_a_kind_bonus:
-        notes.append(f"four of a kind: player {result.four_of_a_kind_bonus} scores the bonus point")
-    if notes:
-        print()
-        print("\n".join(notes))
-
-
-def casino_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("player", metavar="PLAYER", help='the player\'s three cards, e.g. "Ah Kh Qh"')
-    parser.add_argument("dealer", metavar="DEALER", help="the dealer's three cards")
-    parser.add_argument("--ante", type=whole(1, 2**64 - 1), default=1, metavar="CHIPS",
-                        help="the ante in chips (default 1)")
-    bet = parser.add_mutually_exclusive_group()
-    bet.add_argument("--play", type=CHIPS, metavar="CHIPS",
-                     help="the play bet (default: the ante times the pay table's play multiple)")
-    bet.add_argument("--fold", action="store_true", help="the player folds: no play bet, the ante is lost")
-    parser.add_argument("--pair-bonus", type=CHIPS, default=0, metavar="CHIPS",
-                        help="the pair bonus side bet (default 0: none)")
-    parser.add_argument("--paytable", choices=sorted(PAYTABLES), default=CASINO_BRAG_PAYTABLE.name,
-                        help=f"the pay table (docs/rules.md, \"Pay tables\"; default {CASINO_BRAG_PAYTABLE.name})")
-    parser.add_argument("--pair-bonus-on-fold", choices=PAIR_BONUS_ON_FOLD,
-                        help="whether a folded player's pair bonus settles or is forfeited (default: the pay table's)")
-    parser.add_argument("--game", choices=GAMES, help="the hand ranking (default: the pay table's)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-
-
-def casino(args: argparse.Namespace, server: Remote) -> int:
-    check_cards(args.player, "player")
-    check_cards(args.dealer, "dealer")
-    table = PAYTABLES[args.paytable]
-    play_bet = None if args.fold else (args.ante * table.play_multiple if args.play is None else args.play)
-    paytable: Paytable | str = args.paytable
-    if args.pair_bonus_on_fold not in (None, table.pair_bonus_on_fold):
-        paytable = dataclasses.replace(table, pair_bonus_on_fold=args.pair_bonus_on_fold)
-    result = server.settle_casino(args.player, args.dealer, args.ante, play_bet, args.pair_bonus,
-                                  paytable=paytable, game=args.game)
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-        return 0
-    qualifies = "qualifies" if result.dealer_qualifies else "does not qualify"
-    print(f"player: {result.player}{' (folded)' if result.folded else ''}")
-    print(f"dealer: {result.dealer} ({qualifies})")
-    print_table(["bet", "stake", "outcome", "net", "note"],
-                [(b.bet, b.stake, b.outcome, b.net, b.note) for b in result.bets])
-    print(f"net: {result.net:+,} chips")
-    return 0
 
 
 def health_arguments(parser: argparse.ArgumentParser) -> None:
