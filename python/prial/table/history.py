@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..cards import cards_of, format_cards
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from .carried import CARRIED_KEYS
 from .deal import Deal
 from .records import Action
@@ -136,7 +136,7 @@ def read_record(record: Mapping[str, Any], tables: Mapping[str, TableRules] | No
             raise InvalidHandError("give cards or a seed, not both", field="seed")
         seed = _whole(record["seed"], "seed", 2**64 - 1)
     elif record.get("cards") is not None:
-        cards = _cards(record["cards"], n)
+        cards = _cards(record["cards"], n, table.cards)
     else:
         cards = (None,) * n  # nothing known of the cards
     carried = record.get("carried") or {}
@@ -205,7 +205,7 @@ def _table(record: Mapping[str, Any], tables: Mapping[str, TableRules] | None) -
             raise InvalidHandError("give the table's rules inline or by rules_ref, not both", field="rules_ref")
         try:
             return TableRules.from_dict(record["table"])
-        except InvalidHandError as exc:
+        except (InvalidHandError, ConfigurationError) as exc:
             exc.field = f"table.{exc.field}" if exc.field and exc.field != "table" else "table"
             raise
     ref = record.get("rules_ref")
@@ -242,10 +242,15 @@ def _players(value: object) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
     return names, stacks
 
 
-def _cards(value: object, n: int) -> tuple[tuple[int, ...] | None, ...]:
+def _cards(value: object, n: int, width: int) -> tuple[tuple[int, ...] | None, ...]:
     if not isinstance(value, list) or len(value) != n:
         raise InvalidHandError(f"cards must give a hand (or null) for each of the {n} seats", field="cards")
-    return tuple(None if hand is None else _card_list(hand, f"cards[{i}]") for i, hand in enumerate(value))
+    hands = tuple(None if hand is None else _card_list(hand, f"cards[{i}]") for i, hand in enumerate(value))
+    for i, hand in enumerate(hands):
+        if hand is not None and len(hand) != width:
+            raise InvalidHandError(f"cards[{i}]: a hand of this game holds {width} cards, not {len(hand)}",
+                                   field=f"cards[{i}]")
+    return hands
 
 
 def _card_list(value: object, field: str) -> tuple[int, ...]:
