@@ -118,11 +118,6 @@ int int_argument(const py::handle& value, const char* name);
 // threads=None (all cores: 0) or a count of at least 1.
 int thread_count(const py::object& threads);
 
-// Three-card batches this small keep the GIL: their work takes under a
-// microsecond, less than releasing and retaking the GIL, which under load
-// also hands the interpreter to another thread in the middle of a call.
-constexpr std::size_t kKeepGilBelowRows = 2048;
-
 // One showdown's players and options as the core takes them.  Players are
 // read by attribute, so both a prial.Player and a prial.v1.Player message
 // serve as they are (no per-call Python copy): id, cards, blind, stake.

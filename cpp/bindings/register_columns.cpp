@@ -3,6 +3,7 @@
 #include <string>
 
 #include "convert.hpp"
+#include "gil.hpp"
 #include "prial/cancel.hpp"
 #include "prial/cards.hpp"
 #include "register.hpp"
@@ -48,17 +49,11 @@ py::tuple parse_text_column(const py::object& validity, const py::object& offset
   py::array_t<std::uint8_t> counts(static_cast<py::ssize_t>(rows));
   py::array_t<std::uint8_t> status(static_cast<py::ssize_t>(rows));
   py::array_t<std::uint8_t> where(static_cast<py::ssize_t>(rows));
-  {
-    // Safe without the GIL: the input buffers are held by the caller's
-    // arguments and the buffer views above; the outputs are new arrays
-    // referenced only by this frame; the C++ code touches no Python object.
-    // Released, another Python thread can call cancel.cancel() meanwhile
-    // (the flag is held by the arguments): CancelledError within a chunk.
-    py::gil_scoped_release release;
+  without_gil([&] {
     parse_cards_column(column, width, pack_size, cards.mutable_data(), counts.mutable_data(),
                        reinterpret_cast<ParseStatus*>(status.mutable_data()), where.mutable_data(), n_threads,
                        cancel);
-  }
+  });
   return py::make_tuple(cards, counts, status, where);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "gil.hpp"
 #include "prial/kernels.hpp"
 #include "prial/rules.hpp"
 #include "py_evaluator.hpp"
@@ -96,20 +97,8 @@ py::array_t<Strength> PyEvaluator::evaluate_batch(const py::object& hands, const
   py::array_t<Strength> out(static_cast<py::ssize_t>(rows));
   const auto* in = static_cast<const Card*>(a.data());
   Strength* dst = out.mutable_data();
-  std::size_t bad;
-  {
-    // Safe without the GIL: `a` and `out` stay referenced by this frame,
-    // so neither buffer can be freed or resized (numpy refuses to resize
-    // a referenced array); the C++ code touches no Python object.  The
-    // CancelFlag is kept alive by the call's arguments, and with the GIL
-    // released another Python thread (or an asyncio callback) can call
-    // flag.cancel() meanwhile: the batch then stops within one chunk and
-    // raises CancelledError.  (Small batches keep the GIL: they take
-    // microseconds; a flag cancelled before the call still stops them.)
-    std::optional<py::gil_scoped_release> release;
-    if (rows >= kKeepGilBelowRows) release.emplace();
-    bad = ev_.evaluate_batch(in, rows, dst, n_threads, cancel);
-  }
+  const std::size_t bad =
+      without_gil([&] { return ev_.evaluate_batch(in, rows, dst, n_threads, cancel); }, worth_releasing_gil(rows));
   if (bad != kNoBadRow) throw InvalidHand(ev_.explain_row(in, bad, 3), static_cast<long long>(bad));
   return out;
 }
@@ -132,15 +121,8 @@ py::array_t<BestKey> PyEvaluator::best_of_batch(const py::object& hands, const p
   py::array_t<BestKey> out(static_cast<py::ssize_t>(rows));
   const auto* in = static_cast<const Card*>(a.data());
   BestKey* dst = out.mutable_data();
-  std::size_t bad;
-  {
-    // Safe without the GIL, as in evaluate_batch: both buffers are held by
-    // this frame and the C++ code touches no Python object (the lazy table
-    // build is guarded by its own once_flag).  Another Python thread can
-    // call cancel.cancel() meanwhile (the flag is held by the arguments).
-    py::gil_scoped_release release;
-    bad = best_of_->key_batch(in, rows, width, dst, n_threads, cancel);
-  }
+  // Released at every size: four and five cards may build their key table first.
+  const std::size_t bad = without_gil([&] { return best_of_->key_batch(in, rows, width, dst, n_threads, cancel); });
   if (bad != kNoBadRow) throw InvalidHand(ev_.explain_row(in, bad, width), static_cast<long long>(bad));
   return out;
 }
@@ -183,15 +165,9 @@ py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object
   const auto* in = static_cast<const Card*>(a.data());
   Card* dst_hands = out_hands.mutable_data();
   Strength* dst_strengths = out_strengths.mutable_data();
-  std::size_t bad;
-  {
-    // Safe without the GIL: the three buffers are held by this frame, the
-    // Partitioner lives in this evaluator's cache (never erased) and the
-    // C++ code touches no Python object.  Another Python thread can call
-    // cancel.cancel() meanwhile (the flag is held by the arguments).
-    py::gil_scoped_release release;
-    bad = p.split_batch(in, rows, dst_hands, dst_strengths, n_threads, cancel);
-  }
+  // The Partitioner lives in this evaluator's cache, never erased.
+  const std::size_t bad =
+      without_gil([&] { return p.split_batch(in, rows, dst_hands, dst_strengths, n_threads, cancel); });
   if (bad != kNoBadRow) {
     throw InvalidHand(ev_.explain_row(in, bad, static_cast<std::size_t>(a.shape(1))), static_cast<long long>(bad));
   }
@@ -231,13 +207,9 @@ const Partitioner& PyEvaluator::partitioner(int cards, int hands, const py::obje
                                    bits_of(o.crash_value));
   auto it = partitioners_.find(key);
   if (it != partitioners_.end()) return *it->second;
-  std::unique_ptr<Partitioner> made;
-  {
-    // The first expected-points use builds the opponent model (a fraction
-    // of a second); nothing Python is touched meanwhile.
-    py::gil_scoped_release release;
-    made = std::make_unique<Partitioner>(three_card_table(ev_.rules()), o);
-  }
+  // The first expected-points use builds the opponent model (a fraction of a second).
+  std::unique_ptr<Partitioner> made =
+      without_gil([&] { return std::make_unique<Partitioner>(three_card_table(ev_.rules()), o); });
   return *partitioners_.emplace(key, std::move(made)).first->second;
 }
 
@@ -364,13 +336,8 @@ void register_evaluator(py::module_& m) {
         py::array_t<std::uint16_t> out(static_cast<py::ssize_t>(rows));
         const auto* in = static_cast<const Card*>(a.data());
         std::uint16_t* dst = out.mutable_data();
-        {
-          // Safe without the GIL: both buffers are held by this frame and
-          // the loop touches no Python object.  Released at every size, so
-          // that its cost matches evaluate_batch's on large batches.
-          py::gil_scoped_release release;
-          floor(in, rows, dst);
-        }
+        // Released at every size, so that its cost matches evaluate_batch's on large batches.
+        without_gil([&] { floor(in, rows, dst); });
         return out;
       },
       py::arg("hands"), py::arg("level"),

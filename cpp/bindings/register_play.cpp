@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "convert.hpp"  // Python.h first: structmember.h needs it
+#include "gil.hpp"
 #include "prial/cancel.hpp"
 #include "prial/odds.hpp"
 #include "prial/partition.hpp"
@@ -213,19 +214,13 @@ py::array_t<std::uint8_t> showdown_batch(const PyEvaluator& ev, const py::object
   const auto* seer_in = static_cast<const Card*>(a.data());
   const auto* seen_in = static_cast<const Card*>(b.data());
   std::uint8_t* dst = out.mutable_data();
-  std::size_t bad;
-  {
-    // Safe without the GIL: as in evaluate_batch, `a`, `b` and `out` stay
-    // referenced by this frame and the C++ code touches no Python object.
-    // (Four and five cards may build their key table first: always released.)
-    // Released, another Python thread (or an asyncio callback) can call
-    // cancel.cancel() meanwhile (the flag is held by the arguments): the
-    // batch stops within one chunk and raises CancelledError.
-    std::optional<py::gil_scoped_release> release;
-    if (rows >= kKeepGilBelowRows || width != 3) release.emplace();
-    bad = prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads,
-                                cancel);
-  }
+  // Four and five cards may build their key table first: released at every size.
+  const std::size_t bad = without_gil(
+      [&] {
+        return prial::showdown_batch(ev.core(), ev.best_of_table(), seer_in, seen_in, rows, width, dst, n_threads,
+                                     cancel);
+      },
+      worth_releasing_gil(rows) || width != 3);
   if (bad != kNoBadRow) {
     ShowdownSide side;
     const std::string message = explain_showdown_row(ev.pack_size(), seer_in, seen_in, bad, width, &side);
@@ -246,17 +241,10 @@ py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py:
   const std::vector<Card> unseen =
       unseen_cards(table.pack_size(), cards.data(), cards.size(), dead_cards.data(), dead_cards.size());
   const int width = static_cast<int>(cards.size());
-  OutcomeCounts counts;
-  {
-    // Safe without the GIL: only C++ vectors owned by this frame and the
-    // shared immutable tables are used.  Released, another Python thread
-    // (or an asyncio callback) can call cancel.cancel() meanwhile (the flag
-    // is held by the arguments): the deals stop within one chunk and
-    // CancelledError is raised.
-    py::gil_scoped_release release;
-    counts = samples == 0 ? equity_exact(table, cards.data(), width, unseen, opponents, cancel)
-                          : equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed, cancel);
-  }
+  const OutcomeCounts counts = without_gil([&] {
+    return samples == 0 ? equity_exact(table, cards.data(), width, unseen, opponents, cancel)
+                        : equity_sampled(table, cards.data(), width, unseen, opponents, samples, seed, cancel);
+  });
   return py::make_tuple(counts.win, counts.tie, counts.lose);
 }
 
@@ -270,16 +258,8 @@ py::array_t<std::uint64_t> equity_batch(const PyEvaluator& ev, const py::object&
   py::array_t<std::uint64_t> out({static_cast<py::ssize_t>(rows), py::ssize_t{3}});
   const auto* in = static_cast<const Card*>(a.data());
   std::uint64_t* dst = out.mutable_data();
-  std::size_t bad;
-  {
-    // Safe without the GIL, as in evaluate_batch: both buffers are held by
-    // this frame and the C++ code touches no Python object (the lazy table
-    // builds are guarded by their own once_flags).  Another Python thread
-    // can call cancel.cancel() meanwhile (the flag is held by the
-    // arguments): the batch stops within one chunk (CancelledError).
-    py::gil_scoped_release release;
-    bad = prial::equity_batch(ev.best_of_table(), in, rows, width, dst, n_threads, cancel);
-  }
+  const std::size_t bad =
+      without_gil([&] { return prial::equity_batch(ev.best_of_table(), in, rows, width, dst, n_threads, cancel); });
   if (bad != kNoBadRow) {
     throw InvalidHand(ev.core().explain_row(in, bad, static_cast<std::size_t>(width)), static_cast<long long>(bad));
   }
@@ -291,23 +271,14 @@ py::array_t<BestKey> best_of_keys(const PyEvaluator& ev, std::size_t width) {
   const BestOfTable& table = ev.best_of_table();
   if (width < 3 || width > 5) throw InvalidHand("cards must be 3, 4 or 5, got " + std::to_string(width));
   py::array_t<BestKey> out(static_cast<py::ssize_t>(table.slots(width)));
-  const BestKey* keys;
-  {
-    // Safe without the GIL: builds (once, thread-safe) the shared table.
-    py::gil_scoped_release release;
-    keys = table.keys(width);
-  }
+  const BestKey* keys = without_gil([&] { return table.keys(width); });  // built once, then shared
   std::copy(keys, keys + table.slots(width), out.mutable_data());
   return out;
 }
 
 std::vector<std::uint64_t> category_counts_of(const PyEvaluator& ev, int width) {
-  std::array<std::uint64_t, kCategories> counts;
-  {
-    // Safe without the GIL: reads the shared immutable table only.
-    py::gil_scoped_release release;
-    counts = category_counts(ev.core().table(), width);
-  }
+  const std::array<std::uint64_t, kCategories> counts =
+      without_gil([&] { return category_counts(ev.core().table(), width); });
   return {counts.begin(), counts.end()};
 }
 

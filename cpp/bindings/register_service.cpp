@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "convert.hpp"
+#include "gil.hpp"
 #include "prial/service/evaluate_response.hpp"
 #include "prial/service/field_census.hpp"
 #include "prial/service/showdown_response.hpp"
@@ -48,19 +49,15 @@ py::bytes encode_evaluate(PyEvaluator& ev, const py::object& hands, std::uint64_
       PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(service::evaluate_response_size(ranks))));
   if (!out) throw py::error_already_set();
   char* dst = PyBytes_AS_STRING(out.ptr());
-  std::size_t bad;
-  {
-    // Safe without the GIL: `a` and `out` are held by this frame, and `out`
-    // is seen by no one else until it is returned; the C++ code touches no
-    // Python object.  The CancelFlag is held by the call's arguments, and
-    // another thread may cancel it meanwhile (CancelledError within a
-    // chunk).  Small batches keep the GIL, as in evaluate_batch.
-    std::optional<py::gil_scoped_release> release;
-    if (rows >= kKeepGilBelowRows) release.emplace();
-    bad = width == 3 ? ev.core().evaluate_batch(in, rows, strengths.get(), n_threads, cancel)
-                     : ev.best_of_table().key_batch(in, rows, width, keys.get(), n_threads, cancel);
-    if (bad == kNoBadRow) service::write_evaluate_response(ranks, dst);
-  }
+  const std::size_t bad = without_gil(
+      [&] {
+        const std::size_t first_bad =
+            width == 3 ? ev.core().evaluate_batch(in, rows, strengths.get(), n_threads, cancel)
+                       : ev.best_of_table().key_batch(in, rows, width, keys.get(), n_threads, cancel);
+        if (first_bad == kNoBadRow) service::write_evaluate_response(ranks, dst);
+        return first_bad;
+      },
+      worth_releasing_gil(rows));
   if (bad != kNoBadRow) throw InvalidHand(ev.core().explain_row(in, bad, width), static_cast<long long>(bad));
   return out;
 }
@@ -71,13 +68,8 @@ std::tuple<std::size_t, std::int64_t, std::size_t, bool> census(const py::bytes&
   Py_ssize_t size = 0;
   PyBytes_AsStringAndSize(data.ptr(), &buffer, &size);
   const std::string_view view(buffer, static_cast<std::size_t>(size));
-  service::FieldCensus c;
-  {
-    // A walk over tens of MB at most; bytes objects are immutable and the
-    // caller holds this one, so reading it needs no GIL.
-    py::gil_scoped_release release;
-    c = service::field_census(view, field, max_length);
-  }
+  // A walk over tens of MB at most, in a bytes object the caller holds.
+  const service::FieldCensus c = without_gil([&] { return service::field_census(view, field, max_length); });
   return {c.count, c.first_too_long, c.too_long_length, c.well_formed};
 }
 
