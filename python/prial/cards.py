@@ -8,10 +8,21 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ._core import format_cards, parse_cards
+from . import _core
+from ._native import face_of
 from .errors import InvalidHandError, InvalidShowdownError
 
 CardsLike = str | Sequence[int]
+
+
+@face_of(_core.parse_cards)
+def parse_cards(text: str) -> list[int]:
+    return _core.parse_cards(text)
+
+
+@face_of(_core.format_cards)
+def format_cards(cards: CardsLike) -> str:
+    return _core.format_cards(cards)
 
 
 

@@ -10,6 +10,8 @@ import numpy.typing as npt
 
 from ._core import CancelFlag, Objective, equity_batch, register_result_types
 from ._core import Evaluator as NativeEvaluator
+from ._native import face_of
+from .cards import CardsLike
 from .categories import Category, parse_category
 from .results import BestHand, HandValue, Split
 from .rules import Rules
@@ -27,7 +29,8 @@ class Evaluator(NativeEvaluator):
     The tables behind it are built once per ruleset (in C++, a few
     milliseconds) and shared by every Evaluator with the same rules.  The
     per-hand and batch methods (``evaluate``, ``evaluate_batch``,
-    ``best_of``, ``best_of_batch``) are the native ones, called directly.
+    ``best_of``, ``best_of_batch``) are the native ones, through typed
+    faces (``prial._native``).
     The batch methods take ``cancel``: pass a ``prial.CancelFlag`` and call
     its ``.cancel()`` from another thread to stop the work (the call then
     raises ``prial.CancelledError``).
@@ -51,6 +54,24 @@ class Evaluator(NativeEvaluator):
 
     def __repr__(self) -> str:
         return f"Evaluator({self._rules!r})"
+
+    @face_of(NativeEvaluator.evaluate)
+    def evaluate(self, hand: CardsLike) -> HandValue:
+        return NativeEvaluator.evaluate(self, hand)
+
+    @face_of(NativeEvaluator.evaluate_batch)
+    def evaluate_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
+                       cancel: CancelFlag | None = None) -> npt.NDArray[np.uint16]:
+        return NativeEvaluator.evaluate_batch(self, hands, threads=threads, cancel=cancel)
+
+    @face_of(NativeEvaluator.best_of)
+    def best_of(self, cards: CardsLike) -> BestHand:
+        return NativeEvaluator.best_of(self, cards)
+
+    @face_of(NativeEvaluator.best_of_batch)
+    def best_of_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
+                      cancel: CancelFlag | None = None) -> npt.NDArray[np.uint32]:
+        return NativeEvaluator.best_of_batch(self, hands, threads=threads, cancel=cancel)
 
     def equity_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
                      cancel: CancelFlag | None = None) -> npt.NDArray[np.float64]:

@@ -107,3 +107,16 @@ def test_defaults_and_kinds():
 def test_signatures_are_not_in_the_docstrings():
     assert not _core.Evaluator.evaluate.__doc__.startswith("evaluate(")
     assert _core.showdown_batch.__text_signature__.startswith("(evaluator, ")
+
+
+@pytest.mark.parametrize("face, native", [
+    (prial.parse_cards, _core.parse_cards),
+    (prial.format_cards, _core.format_cards),
+    *[(getattr(prial.Evaluator, name), getattr(_core.Evaluator, name))
+      for name in ("evaluate", "evaluate_batch", "best_of", "best_of_batch")],
+])
+def test_a_typed_face_has_its_native_functions_parameters_and_words(face, native):
+    typed, bare = inspect.signature(face), inspect.signature(native)
+    assert [(p.name, p.kind, p.default) for p in typed.parameters.values()] == [
+        (p.name, p.kind, p.default) for p in bare.parameters.values()]
+    assert face.__doc__ == native.__doc__
