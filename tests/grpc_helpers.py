@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 
@@ -18,10 +18,11 @@ class ServerProcess:
     ``--port-file``.  stderr (the JSON log) goes to a file kept for asserts.
 
     With ``command``, the server is that command exactly, in the environment
-    with ``env`` added and ``PRIAL_PORT_FILE`` naming the port file."""
+    with ``env`` added and ``PRIAL_PORT_FILE`` naming the port file.
+    ``preexec_fn`` runs in the child before it starts (limits to lower)."""
 
     def __init__(self, *args: str, host: str = "127.0.0.1", command: Sequence[str] | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, preexec_fn: Callable[[], None] | None = None) -> None:
         self._dir = tempfile.TemporaryDirectory(prefix="prial-grpc-test-")
         self.dir = Path(self._dir.name)
         port_file = self.dir / "port"
@@ -33,7 +34,8 @@ class ServerProcess:
                        "--port-file", str(port_file), "--grace", "20", *args]
         else:
             environ["PRIAL_PORT_FILE"] = str(port_file)
-        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self._log, env=environ)
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self._log, env=environ,
+                                     preexec_fn=preexec_fn)
         deadline = time.monotonic() + 60
         while not port_file.exists():
             if self.proc.poll() is not None:

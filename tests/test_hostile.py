@@ -16,6 +16,7 @@ from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
 
 from .grpc_helpers import ServerProcess
+from .http2_client import RawConnection, status_of
 
 MALFORMED = b"\xff\xff"  # a field tag with no end: no protobuf message parses from it
 
@@ -138,58 +139,6 @@ def test_junk_without_a_token_is_refused_before_it_is_read(tmp_path):
 
 # ---- idle and half-open streams ----
 
-class RawConnection:
-    """An HTTP/2 connection driven frame by frame (the h2 package): streams
-    opened with HEADERS and never given a DATA frame, as a hostile or broken
-    client would leave them."""
-
-    def __init__(self, port: int) -> None:
-        import socket
-
-        import h2.config
-        import h2.connection
-
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
-        self.conn.initiate_connection()
-        self.flush()
-
-    def flush(self) -> None:
-        self.sock.sendall(self.conn.data_to_send())
-
-    def open_idle_streams(self, count: int, method: str = "Evaluate") -> list[int]:
-        streams = []
-        for _ in range(count):
-            stream = self.conn.get_next_available_stream_id()
-            self.conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", f"/prial.v1.Prial/{method}"),
-                                            (":authority", "127.0.0.1"), ("content-type", "application/grpc"),
-                                            ("te", "trailers")])
-            streams.append(stream)
-        self.flush()
-        return streams
-
-    def events(self, seconds: float) -> list:
-        """Every HTTP/2 event the server sends within ``seconds``."""
-        import socket
-        import time
-
-        found, deadline = [], time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                data = self.sock.recv(65536)
-            except socket.timeout:
-                break
-            if not data:
-                break
-            found += self.conn.receive_data(data)
-            self.flush()
-        return found
-
-    def close(self) -> None:
-        self.sock.close()
-
-
 def timed_health(target: str) -> float:
     import time
 
@@ -249,11 +198,7 @@ def test_an_idle_stream_is_ended_after_the_idle_timeout():
             events = conn.events(5)
         finally:
             conn.close()
-    import h2.events
-
-    trailers = [e for e in events if isinstance(e, (h2.events.TrailersReceived, h2.events.ResponseReceived))
-                and e.stream_id == stream]
-    statuses = {k.decode(): v.decode() for e in trailers for k, v in e.headers}
+    statuses = status_of(events, stream)
     assert statuses.get("grpc-status") == str(grpc.StatusCode.DEADLINE_EXCEEDED.value[0]), statuses
     assert "no request message within 1 s" in statuses.get("grpc-message", "").replace("%20", " ")
 

@@ -115,6 +115,9 @@ OPTIONS = (
     Option("--max-connection-idle", "max_connection_idle_s", "close connections without a call this many "
            "seconds (clients reconnect when they next call)",
            seconds(above=True), group=OPERATIONS),
+    Option("--max-connections", "max_connections", "connections one process holds at once; past them a new "
+           "connection is closed at once", POSITIVE, default_text="the open-files limit less 100",
+           group=OPERATIONS),
     Option("--max-connection-age", "max_connection_age_s", "close connections older than this many seconds; "
            "clients then reconnect, through the load balancer", seconds(above=True), group=OPERATIONS),
     Option("--max-connection-age-grace", "max_connection_age_grace_s", "seconds calls get on an aged-out "

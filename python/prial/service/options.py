@@ -9,6 +9,10 @@ from dataclasses import dataclass
 from ..errors import ConfigurationError
 
 MiB = 1 << 20
+# Open files a server keeps for itself beside its connections (its tables,
+# logs, pipes, the metrics port): the default cap on connections leaves
+# them free, so that a flood of connections never starves the server.
+FILES_KEPT = 100
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class ServeOptions:
     keepalive_time_s: float = 60.0
     keepalive_timeout_s: float = 20.0
     max_connection_idle_s: float = 300.0  # a connection without calls this long is closed (a client reconnects)
+    max_connections: int | None = None  # per process; None: the open-files limit less FILES_KEPT
     max_connection_age_s: float | None = None
     max_connection_age_grace_s: float | None = None
     port_file: str | None = None
@@ -48,6 +53,10 @@ class ServeOptions:
     def worker_threads(self) -> int:
         """Threads of the pool that runs native work (the event loop answers the rest)."""
         return self.workers or (os.cpu_count() or 1)
+
+    def connection_cap(self, open_files: int) -> int:
+        """Connections one process accepts at once, under ``open_files`` (its limit)."""
+        return self.max_connections or max(1, open_files - FILES_KEPT)
 
     def calls_per_method(self) -> int:
         return self.max_concurrent_rpcs or max(64, 8 * self.worker_threads())

@@ -59,6 +59,10 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
         # preface) by then is closed: an idle TCP connection holds a file.
         ("grpc.server_handshake_timeout_ms", ms(HANDSHAKE_TIMEOUT_S)),
         ("grpc.max_connection_idle_ms", ms(options.max_connection_idle_s)),
+        # Past the cap a new connection is closed at once (per listening
+        # port); below the open-files limit, so that the server never runs
+        # out of files itself and the connections it has keep answering.
+        ("grpc.max_allowed_incoming_connections", options.connection_cap(open_files_limit())),
     ]
     if options.max_connection_age_s is not None:
         opts.append(("grpc.max_connection_age_ms", ms(options.max_connection_age_s)))
