@@ -57,6 +57,7 @@ PYBIND11_MODULE(_core, m) {
   prial::bindings::register_cancel(m);
   prial::bindings::register_cards(m);
   prial::bindings::register_evaluator(m);
+  prial::bindings::register_records(m);
   prial::bindings::register_play(m);
   prial::bindings::register_columns(m);
   prial::bindings::register_service(m);

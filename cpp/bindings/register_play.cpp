@@ -1,162 +1,27 @@
-// Play: one showdown decided (decide_showdown and its result types), sees
-// in bulk (showdown_batch), odds (category counts, equity, best-of keys,
-// deal counts, heads-up equity in bulk) and the Crash four-of-a-kind order.
+// Play: one showdown decided (decide_showdown; its result records are
+// register_records.cpp's), sees in bulk (showdown_batch), odds (category
+// counts, equity, best-of keys, deal counts, heads-up equity in bulk) and
+// the Crash four-of-a-kind order.
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "convert.hpp"  // Python.h first: structmember.h needs it
+#include "convert.hpp"
 #include "gil.hpp"
 #include "prial/cancel.hpp"
 #include "prial/odds.hpp"
 #include "prial/partition.hpp"
 #include "prial/showdown.hpp"
 #include "py_evaluator.hpp"
+#include "records.hpp"
 #include "register.hpp"
-
-#include <structmember.h>
 
 namespace prial::bindings {
 namespace {
-
-// ---- The result types of decide_showdown --------------------------------
-//
-// ShowdownOutcome, SeatHand and Award are records: heap types whose
-// instances hold a fixed row of Python objects, read as read-only
-// attributes (member descriptors) and made here with no Python call.  A
-// showdown makes one per hand and one or two more, and prial.showdown
-// reads each field once, so both must cost what a tuple does (a
-// py::class_ instance costs several times that to make and to read).
-
-struct Record {
-  PyObject_HEAD
-  PyObject* fields[1];  // as many as the type has (tp_basicsize)
-};
-
-Py_ssize_t field_count(PyObject* self) {
-  return (Py_TYPE(self)->tp_basicsize - static_cast<Py_ssize_t>(offsetof(Record, fields))) /
-         static_cast<Py_ssize_t>(sizeof(PyObject*));
-}
-PyObject** fields_of(PyObject* self) { return reinterpret_cast<Record*>(self)->fields; }
-
-int record_traverse(PyObject* self, visitproc visit, void* arg) {
-  PyObject** fields = fields_of(self);
-  for (Py_ssize_t i = 0; i < field_count(self); ++i) Py_VISIT(fields[i]);
-  Py_VISIT(Py_TYPE(self));  // a heap type: its instances reference it
-  return 0;
-}
-
-int record_clear(PyObject* self) {
-  PyObject** fields = fields_of(self);
-  for (Py_ssize_t i = 0; i < field_count(self); ++i) Py_CLEAR(fields[i]);
-  return 0;
-}
-
-void record_dealloc(PyObject* self) {
-  PyTypeObject* type = Py_TYPE(self);
-  PyObject_GC_UnTrack(self);
-  record_clear(self);
-  type->tp_free(self);
-  Py_DECREF(type);
-}
-
-// "Award(winners=[0], reason='...', decided_by='hand')".
-PyObject* record_repr(PyObject* self) {
-  PyTypeObject* type = Py_TYPE(self);
-  const std::string name(type->tp_name);
-  std::string text = name.substr(name.rfind('.') + 1) + "(";
-  PyObject** fields = fields_of(self);
-  for (Py_ssize_t i = 0; i < field_count(self); ++i) {
-    PyObject* repr = PyObject_Repr(fields[i]);
-    if (repr == nullptr) return nullptr;
-    const char* utf8 = PyUnicode_AsUTF8(repr);
-    if (utf8 == nullptr) {
-      Py_DECREF(repr);
-      return nullptr;
-    }
-    text += std::string(i ? ", " : "") + type->tp_members[i].name + "=" + utf8;
-    Py_DECREF(repr);
-  }
-  text += ")";
-  return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
-}
-
-// A record type named `name` (in prial._core) with one read-only attribute
-// per member (name and docstring; the members array must live as long as
-// the module: static).
-PyTypeObject* make_record_type(py::module_& m, const char* qualified_name, const char* doc,
-                               PyMemberDef* members, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    members[i].type = T_OBJECT_EX;
-    members[i].offset = static_cast<Py_ssize_t>(offsetof(Record, fields) + i * sizeof(PyObject*));
-    members[i].flags = READONLY;
-  }
-  static_assert(offsetof(Record, fields) % sizeof(PyObject*) == 0, "fields are pointer-aligned");
-  PyType_Slot slots[] = {
-      {Py_tp_doc, const_cast<char*>(doc)},
-      {Py_tp_members, members},
-      {Py_tp_dealloc, reinterpret_cast<void*>(record_dealloc)},
-      {Py_tp_traverse, reinterpret_cast<void*>(record_traverse)},
-      {Py_tp_clear, reinterpret_cast<void*>(record_clear)},
-      {Py_tp_repr, reinterpret_cast<void*>(record_repr)},
-      {0, nullptr},
-  };
-  PyType_Spec spec = {qualified_name,
-                      static_cast<int>(offsetof(Record, fields) + count * sizeof(PyObject*)), 0,
-                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION, slots};
-  PyObject* type = PyType_FromSpec(&spec);
-  if (type == nullptr) throw py::error_already_set();
-  const std::string name(qualified_name);
-  m.add_object(name.substr(name.rfind('.') + 1).c_str(), type);  // the module keeps the reference
-  return reinterpret_cast<PyTypeObject*>(type);
-}
-
-// A new record of `type` holding `fields` (owned; as many as the type has).
-template <std::size_t N>
-py::object make_record(PyTypeObject* type, std::array<py::object, N>&& fields) {
-  PyObject* obj = type->tp_alloc(type, 0);
-  if (obj == nullptr) throw py::error_already_set();
-  PyObject** slots = fields_of(obj);
-  for (std::size_t i = 0; i < N; ++i) slots[i] = fields[i].release().ptr();
-  return py::reinterpret_steal<py::object>(obj);
-}
-
-PyTypeObject* award_type = nullptr;
-PyTypeObject* seat_hand_type = nullptr;
-PyTypeObject* outcome_type = nullptr;
-
-PyMemberDef award_members[] = {
-    {"winners", 0, 0, 0, "Seat indices of the winners, in seat order."},
-    {"reason", 0, 0, 0, "Why, in words."},
-    {"decided_by", 0, 0, 0, "'hand', 'discard', 'seer_loses_ties', 'shared' or 'tie_to_new_pot_winner'."},
-    {nullptr, 0, 0, 0, nullptr},
-};
-PyMemberDef seat_hand_members[] = {
-    {"cards", 0, 0, 0, "The cards as given (index bytes)."},
-    {"strength", 0, 0, 0, "Strength of the three kept."},
-    {"key", 0, 0, 0, "The key hands compare by (three cards: the strength)."},
-    {"category", 0, 0, 0, "The prial.Category of the three kept."},
-    {"description", 0, 0, 0, "The three kept in words."},
-    {"kept", 0, 0, 0, "The three kept (index bytes; three cards: as given)."},
-    {"discarded", 0, 0, 0, "The discards, higher first (index bytes)."},
-    {nullptr, 0, 0, 0, nullptr},
-};
-PyMemberDef outcome_members[] = {
-    {"see", 0, 0, 0, "True for a see, False for an agreed showdown."},
-    {"winners", 0, 0, 0, "Seat indices of the pot's winners."},
-    {"reason", 0, 0, 0, "Why they win, in words."},
-    {"decided_by", 0, 0, 0, "What decided it (as Award.decided_by)."},
-    {"hands", 0, 0, 0, "Every player's SeatHand, in seat order."},
-    {"pot", 0, 0, 0, "The new pot: pot plus every contender's stake."},
-    {"payouts", 0, 0, 0, "Chips each seat receives, in seat order; None when no chips were given."},
-    {"cover", 0, 0, 0, "The old pot's Award when a coverer was given, else None."},
-    {nullptr, 0, 0, 0, nullptr},
-};
 
 // Seat indices as a list of ints.
 py::list seat_list(const std::vector<std::size_t>& seats) {
@@ -179,7 +44,7 @@ py::object decide(PyEvaluator& ev, const py::sequence& players, const std::optio
   py::list hands(out.hands.size());
   for (std::size_t i = 0; i < out.hands.size(); ++i) {
     const SeatHand& h = out.hands[i];
-    hands[i] = make_record<7>(seat_hand_type, {card_bytes(call.players[i].cards), py::int_(h.strength),
+    hands[i] = make_record<7>(record_types().seat_hand, {card_bytes(call.players[i].cards), py::int_(h.strength),
                                                py::int_(h.key), ev.category(h.slot), ev.description(h.slot),
                                                card_bytes(h.kept), card_bytes(h.discarded)});
   }
@@ -191,10 +56,10 @@ py::object decide(PyEvaluator& ev, const py::sequence& players, const std::optio
   }
   py::object cover = py::none();
   if (out.cover) {
-    cover = make_record<3>(award_type, {seat_list(out.cover->winners), py::str(out.cover->reason),
+    cover = make_record<3>(record_types().award, {seat_list(out.cover->winners), py::str(out.cover->reason),
                                         py::str(out.cover->decided_by)});
   }
-  return make_record<8>(outcome_type, {py::bool_(out.see), seat_list(out.award.winners), py::str(out.award.reason),
+  return make_record<8>(record_types().outcome, {py::bool_(out.see), seat_list(out.award.winners), py::str(out.award.reason),
                                        py::str(out.award.decided_by), std::move(hands), py::int_(out.new_pot),
                                        std::move(payouts), std::move(cover)});
 }
@@ -285,14 +150,6 @@ std::vector<std::uint64_t> category_counts_of(const PyEvaluator& ev, int width) 
 }  // namespace
 
 void register_play(py::module_& m) {
-  award_type = make_record_type(m, "prial._core.Award", "Who takes a pot and why (decide_showdown).",
-                                award_members, std::size(award_members) - 1);
-  seat_hand_type = make_record_type(m, "prial._core.SeatHand",
-                                    "One player's hand at a showdown, valued (decide_showdown).",
-                                    seat_hand_members, std::size(seat_hand_members) - 1);
-  outcome_type = make_record_type(m, "prial._core.ShowdownOutcome", "One showdown decided (decide_showdown).",
-                                  outcome_members, std::size(outcome_members) - 1);
-
   m.def("decide_showdown", &decide, py::arg("evaluator"), py::arg("players"), py::arg("seer"), py::arg("coverer"),
         py::arg("cards_per_hand"), py::arg("pot"), py::arg("old_pot"),
         "decide_showdown(evaluator, players, seer, coverer, cards_per_hand, pot, old_pot)\n--\n\n"
