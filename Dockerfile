@@ -2,7 +2,10 @@
 # wheels, the second is a slim runtime with prial installed from them and
 # nothing else of the build.  From the repository root:
 #   docker build -t prial .
-#   docker run --rm -p 127.0.0.1:50051:50051 -p 127.0.0.1:9100:9100 prial
+#   docker run --rm -p 127.0.0.1:50051:50051 -p 127.0.0.1:9100:9100 \
+#     --ulimit nofile=65536:65536 prial
+# (an image cannot set its open-files limit: the server raises its soft
+# limit to the hard one the run gives it; docs/service.md, "Limits").
 
 # Both stages start from the same image, so that the extension built in the
 # first runs on the same C++ runtime (libstdc++) in the second.

@@ -190,3 +190,42 @@ def test_calls_spread_over_replicas_that_share_nothing():
             time.sleep(0.05)
         served = (one.log().count(evaluate), two.log().count(evaluate))
         assert sum(served) == calls and min(served) >= calls // 4, served
+
+
+# -- Limits of files and connections, and the front proxy ---------------------
+
+def test_compose_gives_the_server_files_for_its_connections():
+    nofile = compose()["services"]["prial"]["ulimits"]["nofile"]
+    assert nofile["soft"] == nofile["hard"] >= 65536
+
+
+def _envoy_connection_manager(config: dict[str, Any]) -> dict[str, Any]:
+    [listener] = config["static_resources"]["listeners"]
+    [chain] = listener["filter_chains"]
+    [manager] = chain["filters"]
+    return manager["typed_config"]
+
+
+def test_the_envoy_example_holds_the_bounds_the_docs_give():
+    """deploy/envoy/envoy.yaml is an example (no Envoy runs here): it parses,
+    and holds the settings docs/service.md names, equal to the server's."""
+    config = yaml.safe_load((DEPLOY / "envoy" / "envoy.yaml").read_text())
+    manager = _envoy_connection_manager(config)
+    defaults = ServeOptions()
+    assert manager["max_request_headers_kb"] * 1024 == 16 * 1024
+    assert manager["common_http_protocol_options"]["max_headers_count"] == 100
+    assert seconds(manager["common_http_protocol_options"]["idle_timeout"]) == defaults.max_connection_idle_s
+    assert manager["http2_protocol_options"]["max_concurrent_streams"] == defaults.max_streams_per_connection
+    assert manager["http2_protocol_options"]["max_consecutive_inbound_frames_with_empty_payload"] == 1
+    overload = config["layered_runtime"]["layers"][0]["static_layer"]["overload"]
+    assert overload == {"premature_reset_total_stream_count": 500, "premature_reset_min_stream_lifetime_seconds": 1}
+    [monitor] = config["overload_manager"]["resource_monitors"]
+    assert monitor["name"] == "envoy.resource_monitors.global_downstream_max_connections"
+    [cluster] = config["static_resources"]["clusters"]
+    assert cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"][
+        "socket_address"]["port_value"] == ServeOptions().port
+    docs = (ROOT / "docs" / "service.md").read_text()
+    for named in ("max_request_headers_kb: 16", "max_headers_count: 100", "premature_reset_total_stream_count",
+                  "premature_reset_min_stream_lifetime_seconds", "global_downstream_max_connections",
+                  "deploy/envoy/envoy.yaml"):
+        assert named in docs, named
