@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "prial/cards.hpp"
+#include "prial/partition.hpp"
 #include "prial/showdown.hpp"
 
 namespace prial::bindings {
@@ -117,6 +118,10 @@ int int_argument(const py::handle& value, const char* name);
 
 // threads=None (all cores: 0) or a count of at least 1.
 int thread_count(const py::object& threads);
+
+// An Objective member, or its name (callers pass the option strings);
+// register_rules.cpp, beside the names.
+Objective objective_from(const py::handle& value);
 
 // One showdown's players and options as the core takes them.  Players are
 // read by attribute, so both a prial.Player and a prial.v1.Player message

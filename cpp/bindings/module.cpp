@@ -12,6 +12,9 @@
 
 namespace py = pybind11;
 
+#define PRIAL_STRINGIFY(x) #x
+#define PRIAL_MACRO_STRINGIFY(x) PRIAL_STRINGIFY(x)
+
 namespace {
 
 // prial.InvalidHandError and InvalidShowdownError are defined in Python
@@ -35,6 +38,7 @@ void raise_cancelled(const prial::Cancelled& e) {
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "prial native core (internal: use the prial package)";
+  m.attr("__version__") = PRIAL_MACRO_STRINGIFY(PRIAL_VERSION);
 
   // Every docstring starts with its CPython text signature
   // ("name(args)\n--\n\n"), from which inspect.signature() reads the
@@ -56,7 +60,9 @@ PYBIND11_MODULE(_core, m) {
 
   prial::bindings::register_cancel(m);
   prial::bindings::register_cards(m);
+  prial::bindings::register_rules(m);
   prial::bindings::register_evaluator(m);
+  prial::bindings::register_kernels(m);
   prial::bindings::register_records(m);
   prial::bindings::register_play(m);
   prial::bindings::register_columns(m);

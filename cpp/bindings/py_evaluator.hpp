@@ -1,8 +1,8 @@
 // The evaluator as Python sees it (_core.Evaluator): the C++ Evaluator and
 // best-of table of one ruleset, plus caches of the Python objects its
-// results are made of.  Bound in register_evaluator.cpp; the module
-// functions of register_play.cpp and register_service.cpp take it as their
-// first argument.
+// results are made of.  Bound in register_evaluator.cpp; every operation
+// on it is a module function taking it first (register_evaluator.cpp,
+// register_play.cpp, register_service.cpp).
 #pragma once
 
 #include <pybind11/numpy.h>

@@ -1,55 +1,19 @@
-// Rulesets (RulesConfig and its enums), the Evaluator (single hands and
-// batches, best of four / five, partitioning, the table's properties), the
-// result types, the batch kernels' SIMD level and the version.
-#include <array>
+// The Evaluator of one ruleset (the table's properties) and its operations
+// (single hands and batches, best of four / five, partitioning), and the
+// result types they make.  Rulesets are register_rules.cpp's, the kernels'
+// level register_kernels.cpp's.
 #include <cstring>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "convert.hpp"
 #include "gil.hpp"
-#include "prial/kernels.hpp"
-#include "prial/rules.hpp"
 #include "py_evaluator.hpp"
 #include "register.hpp"
 
-#define PRIAL_STRINGIFY(x) #x
-#define PRIAL_MACRO_STRINGIFY(x) PRIAL_STRINGIFY(x)
-
 namespace prial::bindings {
 namespace {
-
-// The Python name of each enum value: the option strings of prial.Rules
-// and prial.partition, bound as the enums' member names.
-template <class Enum>
-using EnumNames = std::initializer_list<std::pair<const char*, Enum>>;
-const EnumNames<AceTwoThree> kAceTwoThree = {
-    {"top", AceTwoThree::Top}, {"second", AceTwoThree::Second}, {"bottom", AceTwoThree::Bottom}};
-const EnumNames<TopPrial> kTopPrial = {{"three", TopPrial::Three}, {"ace", TopPrial::Ace}};
-const EnumNames<WildTies> kWildTies = {{"natural_wins", WildTies::NaturalWins}, {"equal", WildTies::Equal}};
-const EnumNames<WildAsItself> kWildAsItself = {{"wild", WildAsItself::Wild}, {"natural", WildAsItself::Natural}};
-const EnumNames<Objective> kObjectives = {
-    {"lexicographic", Objective::Lexicographic}, {"expected_points", Objective::ExpectedPoints}};
-
-template <class Enum>
-void bind_enum(py::module_& m, const char* name, const char* doc, const EnumNames<Enum>& names) {
-  py::enum_<Enum> e(m, name, doc);
-  for (const auto& [value_name, value] : names) e.value(value_name, value);
-}
-
-// An Objective member, or its name (callers pass the option strings).
-Objective objective_from(const py::handle& value) {
-  if (py::isinstance<Objective>(value)) return value.cast<Objective>();
-  const std::string name = py::str(value).cast<std::string>();
-  if (PyUnicode_Check(value.ptr())) {
-    for (const auto& [value_name, objective] : kObjectives) {
-      if (name == value_name) return objective;
-    }
-  }
-  throw InvalidHand("objective must be 'lexicographic' or 'expected_points', got '" + name + "'");
-}
 
 // None -> -1; a Category (an IntEnum) or its code 0..5.  Names are the
 // Python layer's to parse.
@@ -227,74 +191,9 @@ void register_evaluator(py::module_& m) {
         "Registers the Python result types once at import: prial.HandValue, the prial.Category "
         "members by value, prial.BestHand and prial.Split.");
 
-  bind_enum(m, "AceTwoThree", "Where A-2-3 ranks among the runs: 'top', 'second' or 'bottom'.", kAceTwoThree);
-  bind_enum(m, "TopPrial", "The top prial: 'three' (three threes) or 'ace' (three aces).", kTopPrial);
-  bind_enum(m, "WildTies", "A wild hand against the same natural hand: 'natural_wins' or 'equal'.", kWildTies);
-  bind_enum(m, "WildAsItself", "A wild card standing for itself: still 'wild', or 'natural' for the wild ties.",
-            kWildAsItself);
-  bind_enum(m, "Objective", "What partition maximizes: 'lexicographic' or 'expected_points'.", kObjectives);
-
-  py::class_<RulesConfig>(m, "RulesConfig", "One fully resolved ruleset, the plain data every table is built from.")
-      .def(py::init([](AceTwoThree ace_two_three, TopPrial top_prial, bool running_flush_over_prial, bool lowball,
-                       std::uint64_t wild_mask, int jokers, WildTies wild_ties, WildAsItself wild_as_itself,
-                       std::array<std::uint8_t, 4> suit_rank) {
-             RulesConfig r;
-             r.ace_two_three = ace_two_three;
-             r.top_prial = top_prial;
-             r.running_flush_over_prial = running_flush_over_prial;
-             r.lowball = lowball;
-             r.wild_mask = wild_mask;
-             r.jokers = jokers;
-             r.wild_ties = wild_ties;
-             r.wild_as_itself = wild_as_itself;
-             r.suit_rank = suit_rank;
-             r.validate();
-             return r;
-           }),
-           py::kw_only(), py::arg("ace_two_three"), py::arg("top_prial"), py::arg("running_flush_over_prial"),
-           py::arg("lowball"), py::arg("wild_mask"), py::arg("jokers"), py::arg("wild_ties"),
-           py::arg("wild_as_itself"), py::arg("suit_rank"),
-           "__init__(self, *, ace_two_three, top_prial, running_flush_over_prial, lowball, wild_mask, jokers, "
-           "wild_ties, wild_as_itself, suit_rank)\n--\n\n"
-           "A ruleset: the enums' members, wild_mask bit i for card i wild (0..51), jokers 0..3, suit_rank[s] "
-           "the place of suit s (0 = clubs .. 3 = spades) in the suit order, 3 highest (all 0: no suit order).");
-
   py::class_<PyEvaluator>(m, "Evaluator", "Evaluates hands under one ruleset (its tables are built once and shared).")
       .def(py::init<const RulesConfig&>(), py::arg("config"),
            "__init__(self, config)\n--\n\nThe evaluator of the ruleset `config` (a RulesConfig).")
-      .def("evaluate", &PyEvaluator::evaluate, py::arg("hand"),
-           "evaluate(self, hand)\n--\n\n"
-           "The HandValue of three cards (text or indices, any order).")
-      .def("evaluate_batch", &PyEvaluator::evaluate_batch, py::arg("hands"), py::kw_only(),
-           py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
-           "evaluate_batch(self, hands, *, threads=None, cancel=None)\n--\n\n"
-           "Strengths (uint16) of a uint8 (N, 3) array of hands; InvalidHandError names the first bad row.  "
-           "cancel: a CancelFlag; cancel() from another thread stops the work (CancelledError).")
-      .def("best_of", &PyEvaluator::best_of, py::arg("cards"),
-           "best_of(self, cards)\n--\n\n"
-           "The BestHand of 3, 4 or 5 cards: the three kept, the discards, strength and key.")
-      .def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("hands"), py::kw_only(),
-           py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
-           "best_of_batch(self, hands, *, threads=None, cancel=None)\n--\n\n"
-           "Best-of keys (uint32) of a uint8 (N, 3), (N, 4) or (N, 5) array of hands.  cancel: a CancelFlag; "
-           "cancel() from another thread stops the work (CancelledError).")
-      .def("partition", &PyEvaluator::partition, py::arg("cards"), py::arg("hands") = 4,
-           py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
-           py::arg("crash_value") = 0.0,
-           "partition(self, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
-           "crash_value=0.0)\n--\n\n"
-           "The Split of 6 to 15 cards into `hands` three-card hands.  objective: an Objective or its name; "
-           "min_category: None or a prial.Category; crash_value: points for a crash (expected_points, 13 "
-           "cards into 4 hands).")
-      .def("partition_batch", &PyEvaluator::partition_batch, py::arg("cards"), py::arg("hands") = 4,
-           py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
-           py::arg("crash_value") = 0.0, py::kw_only(), py::arg("threads") = py::none(),
-           py::arg("cancel") = py::none(),
-           "partition_batch(self, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
-           "crash_value=0.0, *, threads=None, cancel=None)\n--\n\n"
-           "partition over a uint8 (N, cards) array: (hands uint8 (N, hands, 3), strengths uint16 (N, hands)); "
-           "unformed hands are 255 and strength 0.  cancel: a CancelFlag; cancel() from another thread stops "
-           "the work (CancelledError).")
       .def_property_readonly("classes", &PyEvaluator::classes, "Number of strength classes (strengths 1..classes).")
       .def_property_readonly("slots", &PyEvaluator::slots, "Number of three-card combinations of the pack.")
       .def_property_readonly("pack_size", &PyEvaluator::pack_size, "Cards in the pack: 52 plus the jokers.")
@@ -305,6 +204,43 @@ void register_evaluator(py::module_& m) {
                              "The six prial.Category members, strongest first in this ruleset (categories no "
                              "hand falls in last).");
 
+  // The evaluator's operations are module functions taking it first, as
+  // every other operation on an evaluator (register_play.cpp,
+  // register_service.cpp) is: one form for all.
+  m.def("evaluate", &PyEvaluator::evaluate, py::arg("evaluator"), py::arg("hand"),
+        "evaluate(evaluator, hand)\n--\n\n"
+        "The HandValue of three cards (text or indices, any order).");
+  m.def("evaluate_batch", &PyEvaluator::evaluate_batch, py::arg("evaluator"), py::arg("hands"), py::kw_only(),
+        py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
+        "evaluate_batch(evaluator, hands, *, threads=None, cancel=None)\n--\n\n"
+        "Strengths (uint16) of a uint8 (N, 3) array of hands; InvalidHandError names the first bad row.  "
+        "cancel: a CancelFlag; cancel() from another thread stops the work (CancelledError).");
+  m.def("best_of", &PyEvaluator::best_of, py::arg("evaluator"), py::arg("cards"),
+        "best_of(evaluator, cards)\n--\n\n"
+        "The BestHand of 3, 4 or 5 cards: the three kept, the discards, strength and key.");
+  m.def("best_of_batch", &PyEvaluator::best_of_batch, py::arg("evaluator"), py::arg("hands"), py::kw_only(),
+        py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
+        "best_of_batch(evaluator, hands, *, threads=None, cancel=None)\n--\n\n"
+        "Best-of keys (uint32) of a uint8 (N, 3), (N, 4) or (N, 5) array of hands.  cancel: a CancelFlag; "
+        "cancel() from another thread stops the work (CancelledError).");
+  m.def("partition", &PyEvaluator::partition, py::arg("evaluator"), py::arg("cards"), py::arg("hands") = 4,
+        py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
+        py::arg("crash_value") = 0.0,
+        "partition(evaluator, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
+        "crash_value=0.0)\n--\n\n"
+        "The Split of 6 to 15 cards into `hands` three-card hands.  objective: an Objective or its name; "
+        "min_category: None or a prial.Category; crash_value: points for a crash (expected_points, 13 "
+        "cards into 4 hands).");
+  m.def("partition_batch", &PyEvaluator::partition_batch, py::arg("evaluator"), py::arg("cards"),
+        py::arg("hands") = 4, py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(),
+        py::arg("opponents") = 3, py::arg("crash_value") = 0.0, py::kw_only(), py::arg("threads") = py::none(),
+        py::arg("cancel") = py::none(),
+        "partition_batch(evaluator, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
+        "crash_value=0.0, *, threads=None, cancel=None)\n--\n\n"
+        "partition over a uint8 (N, cards) array: (hands uint8 (N, hands, 3), strengths uint16 (N, hands)); "
+        "unformed hands are 255 and strength 0.  cancel: a CancelFlag; cancel() from another thread stops "
+        "the work (CancelledError).");
+
   m.def("best_of_build_seconds",
         [](const PyEvaluator& ev, std::size_t width) { return ev.best_of_table().build_seconds(width); },
         py::arg("evaluator"), py::arg("width"),
@@ -313,40 +249,6 @@ void register_evaluator(py::module_& m) {
 
   m.attr("OPPONENT_MODEL_DEALS") = kModelDeals;
   m.attr("MAX_CRASH_VALUE") = static_cast<int>(kMaxCrashValue);
-
-  // ---- SIMD level of the batch kernels (kernels.hpp) ----
-  m.def("simd_level", [] { return std::string(simd_level_name(prial::simd_level())); },
-        "simd_level()\n--\n\n"
-        "Instruction-set level of the batch kernels in use: 'scalar', 'avx2' or 'avx512'.");
-  m.def("supported_simd_level", [] { return std::string(simd_level_name(prial::supported_simd_level())); },
-        "supported_simd_level()\n--\n\n"
-        "Highest instruction-set level this CPU supports.");
-  // Every level's name, lowest first: the one list the benchmarks and tests use.
-  m.attr("SIMD_LEVELS") = py::make_tuple(simd_level_name(SimdLevel::kScalar), simd_level_name(SimdLevel::kAvx2),
-                                         simd_level_name(SimdLevel::kAvx512));
-  m.def("set_simd_level", &prial::set_simd_level, py::arg("level"),
-        "set_simd_level(level)\n--\n\n"
-        "Forces the batch-kernel level (tests and benchmarks only; process-wide).");
-  m.def(
-      "streaming_floor",
-      [](const py::object& hands, const std::string& level) {
-        const py::array a = hand_array(hands, 3, "hands");
-        const StreamingFloor floor = streaming_floor(level);
-        const auto rows = static_cast<std::size_t>(a.shape(0));
-        py::array_t<std::uint16_t> out(static_cast<py::ssize_t>(rows));
-        const auto* in = static_cast<const Card*>(a.data());
-        std::uint16_t* dst = out.mutable_data();
-        // Released at every size, so that its cost matches evaluate_batch's on large batches.
-        without_gil([&] { floor(in, rows, dst); });
-        return out;
-      },
-      py::arg("hands"), py::arg("level"),
-      "streaming_floor(hands, level)\n--\n\n"
-      "uint16 sums of each row's three bytes, by the streaming-floor loop built for `level` (benchmarks): "
-      "the traffic of evaluate_batch with almost none of its work.  Any byte values; the level must be one "
-      "this CPU has, whatever level is in use.");
-
-  m.attr("__version__") = PRIAL_MACRO_STRINGIFY(PRIAL_VERSION);
 }
 
 }  // namespace prial::bindings

@@ -67,37 +67,6 @@ class CancelFlag:
 
 class Evaluator:
     def __init__(self, config: RulesConfig) -> None: ...
-    def evaluate(self, hand: Cards) -> HandValue: ...
-    def evaluate_batch(
-        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None, cancel: CancelFlag | None = None
-    ) -> npt.NDArray[np.uint16]: ...
-    def best_of(self, cards: Cards) -> BestHand: ...
-    def best_of_batch(
-        self, hands: npt.NDArray[np.uint8], *, threads: int | None = None, cancel: CancelFlag | None = None
-    ) -> npt.NDArray[np.uint32]: ...
-    # objective: an Objective or its name; min_category: None or a Category
-    # (or its code 0..5; names are parsed by prial.Evaluator).
-    def partition(
-        self,
-        cards: Cards,
-        hands: int = 4,
-        objective: Objective | str = "lexicographic",
-        min_category: Category | int | None = None,
-        opponents: int = 3,
-        crash_value: float = 0.0,
-    ) -> Split: ...
-    def partition_batch(
-        self,
-        cards: npt.NDArray[np.uint8],
-        hands: int = 4,
-        objective: Objective | str = "lexicographic",
-        min_category: Category | int | None = None,
-        opponents: int = 3,
-        crash_value: float = 0.0,
-        *,
-        threads: int | None = None,
-        cancel: CancelFlag | None = None,
-    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
     @property
     def classes(self) -> int: ...
     @property
@@ -111,6 +80,47 @@ class Evaluator:
     @property
     def category_order(self) -> list[Category]: ...
 
+# The evaluator's operations: module functions taking it first, as the
+# showdown, odds and service functions below do.
+def evaluate(evaluator: Evaluator, hand: Cards) -> HandValue: ...
+def evaluate_batch(
+    evaluator: Evaluator,
+    hands: npt.NDArray[np.uint8],
+    *,
+    threads: int | None = None,
+    cancel: CancelFlag | None = None,
+) -> npt.NDArray[np.uint16]: ...
+def best_of(evaluator: Evaluator, cards: Cards) -> BestHand: ...
+def best_of_batch(
+    evaluator: Evaluator,
+    hands: npt.NDArray[np.uint8],
+    *,
+    threads: int | None = None,
+    cancel: CancelFlag | None = None,
+) -> npt.NDArray[np.uint32]: ...
+# objective: an Objective or its name; min_category: None or a Category
+# (or its code 0..5; names are parsed by prial.Evaluator).
+def partition(
+    evaluator: Evaluator,
+    cards: Cards,
+    hands: int = 4,
+    objective: Objective | str = "lexicographic",
+    min_category: Category | int | None = None,
+    opponents: int = 3,
+    crash_value: float = 0.0,
+) -> Split: ...
+def partition_batch(
+    evaluator: Evaluator,
+    cards: npt.NDArray[np.uint8],
+    hands: int = 4,
+    objective: Objective | str = "lexicographic",
+    min_category: Category | int | None = None,
+    opponents: int = 3,
+    crash_value: float = 0.0,
+    *,
+    threads: int | None = None,
+    cancel: CancelFlag | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]: ...
 def register_result_types(
     hand_value: type[HandValue], categories: list[Category], best_hand: type[BestHand], split: type[Split]
 ) -> None: ...

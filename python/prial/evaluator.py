@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from . import _core
 from ._core import CancelFlag, Objective, equity_batch, register_result_types
 from ._core import Evaluator as NativeEvaluator
 from ._native import face_of
@@ -55,23 +56,23 @@ class Evaluator(NativeEvaluator):
     def __repr__(self) -> str:
         return f"Evaluator({self._rules!r})"
 
-    @face_of(NativeEvaluator.evaluate)
+    @face_of(_core.evaluate)
     def evaluate(self, hand: CardsLike) -> HandValue:
-        return NativeEvaluator.evaluate(self, hand)
+        return _core.evaluate(self, hand)
 
-    @face_of(NativeEvaluator.evaluate_batch)
+    @face_of(_core.evaluate_batch)
     def evaluate_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
                        cancel: CancelFlag | None = None) -> npt.NDArray[np.uint16]:
-        return NativeEvaluator.evaluate_batch(self, hands, threads=threads, cancel=cancel)
+        return _core.evaluate_batch(self, hands, threads=threads, cancel=cancel)
 
-    @face_of(NativeEvaluator.best_of)
+    @face_of(_core.best_of)
     def best_of(self, cards: CardsLike) -> BestHand:
-        return NativeEvaluator.best_of(self, cards)
+        return _core.best_of(self, cards)
 
-    @face_of(NativeEvaluator.best_of_batch)
+    @face_of(_core.best_of_batch)
     def best_of_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
                       cancel: CancelFlag | None = None) -> npt.NDArray[np.uint32]:
-        return NativeEvaluator.best_of_batch(self, hands, threads=threads, cancel=cancel)
+        return _core.best_of_batch(self, hands, threads=threads, cancel=cancel)
 
     def equity_batch(self, hands: npt.NDArray[np.uint8], *, threads: int | None = None,
                      cancel: CancelFlag | None = None) -> npt.NDArray[np.float64]:
@@ -97,7 +98,7 @@ class Evaluator(NativeEvaluator):
         ``min_category``: every formed hand at least this category (a
         Category, its code or its name), so fewer hands may be formed.
         """
-        return super().partition(cards, hands, objective, _floor(min_category), opponents, crash_value)
+        return _core.partition(self, cards, hands, objective, _floor(min_category), opponents, crash_value)
 
     def partition_batch(self, cards: npt.NDArray[np.uint8], hands: int = 4, objective: str = "lexicographic",
                         min_category: Category | int | str | None = None, opponents: int = 3,
@@ -111,8 +112,8 @@ class Evaluator(NativeEvaluator):
         To stop the work, pass a ``prial.CancelFlag`` as ``cancel`` and call
         its ``.cancel()`` from another thread: the call then raises
         ``prial.CancelledError`` within milliseconds."""
-        return super().partition_batch(cards, hands, objective, _floor(min_category), opponents, crash_value,
-                                       threads=threads, cancel=cancel)
+        return _core.partition_batch(self, cards, hands, objective, _floor(min_category), opponents, crash_value,
+                                     threads=threads, cancel=cancel)
 
 
 def _floor(min_category: Category | int | str | None) -> Category | None:

@@ -78,10 +78,25 @@ def test_class_signatures():
     assert _names(inspect.signature(_core.RulesConfig)) == CLASSES["RulesConfig"]["__init__"][1:]
 
 
-@pytest.mark.parametrize("name", [m for m, p in CLASSES["Evaluator"].items() if p and m != "__init__"])
+# What prial.Evaluator offers as methods, the native module offers as
+# functions taking the evaluator first.
+OPERATIONS = ("evaluate", "evaluate_batch", "best_of", "best_of_batch", "partition", "partition_batch")
+
+
+def test_evaluator_operations_take_the_evaluator_first():
+    # One form: a native Evaluator has its constructor and properties only.
+    assert [m for m, p in CLASSES["Evaluator"].items() if p is not None] == ["__init__"]
+    for name, params in FUNCTIONS.items():
+        if "evaluator" in params:
+            assert params[0] == "evaluator", name
+    for name in OPERATIONS:
+        assert FUNCTIONS[name][0] == "evaluator"
+        assert not hasattr(NATIVE, name)
+
+
+@pytest.mark.parametrize("name", OPERATIONS)
 def test_bound_methods(name):
-    expected = CLASSES["Evaluator"][name][1:]  # without self
-    assert _names(inspect.signature(getattr(NATIVE, name))) == expected
+    expected = FUNCTIONS[name][1:]  # without the evaluator
     assert _names(inspect.signature(getattr(prial.Evaluator(), name))) == expected
 
 
@@ -91,7 +106,7 @@ def test_public_module_functions_of_prial():
 
 
 def test_defaults_and_kinds():
-    sig = inspect.signature(NATIVE.partition_batch)
+    sig = inspect.signature(_core.partition_batch)
     assert sig.parameters["hands"].default == 4
     assert sig.parameters["objective"].default == "lexicographic"
     assert sig.parameters["min_category"].default is None
@@ -105,18 +120,20 @@ def test_defaults_and_kinds():
 
 
 def test_signatures_are_not_in_the_docstrings():
-    assert not _core.Evaluator.evaluate.__doc__.startswith("evaluate(")
+    assert not _core.evaluate.__doc__.startswith("evaluate(")
     assert _core.showdown_batch.__text_signature__.startswith("(evaluator, ")
 
 
 @pytest.mark.parametrize("face, native", [
     (prial.parse_cards, _core.parse_cards),
     (prial.format_cards, _core.format_cards),
-    *[(getattr(prial.Evaluator, name), getattr(_core.Evaluator, name))
+    *[(getattr(prial.Evaluator, name), getattr(_core, name))
       for name in ("evaluate", "evaluate_batch", "best_of", "best_of_batch")],
 ])
 def test_a_typed_face_has_its_native_functions_parameters_and_words(face, native):
-    typed, bare = inspect.signature(face), inspect.signature(native)
-    assert [(p.name, p.kind, p.default) for p in typed.parameters.values()] == [
-        (p.name, p.kind, p.default) for p in bare.parameters.values()]
+    typed, bare = list(inspect.signature(face).parameters.values()), list(inspect.signature(native).parameters.values())
+    if bare[0].name == "evaluator":  # a method's face: self in its place
+        assert typed[0].name == "self"
+        typed, bare = typed[1:], bare[1:]
+    assert [(p.name, p.kind, p.default) for p in typed] == [(p.name, p.kind, p.default) for p in bare]
     assert face.__doc__ == native.__doc__

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Evaluator as NativeEvaluator
+from .._core import best_of as native_best_of
 from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
+from .._core import evaluate as native_evaluate
 from ..errors import IllegalActionError, InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
@@ -333,7 +334,7 @@ def _in_batch(*index: int, field: str) -> Iterator[None]:
 
 
 def _describe(ev: Evaluator, hands: np.ndarray) -> list[str]:
-    # The native methods themselves: through the typed faces of prial.Evaluator
+    # The native functions themselves: through the typed faces of prial.Evaluator
     # a Python call per hand made 100,000 descriptions take 1.3-1.6x as long.
-    value = NativeEvaluator.evaluate if hands.shape[1] == 3 else NativeEvaluator.best_of
+    value = native_evaluate if hands.shape[1] == 3 else native_best_of
     return [value(ev, row).description for row in hands.tolist()]
