@@ -2,29 +2,24 @@
 
 #include <cstring>
 
+#include "wire.hpp"
+
 namespace prial::service {
 namespace {
 
+using wire::bytes_field_size;
+using wire::kLengthDelimited;
+using wire::kVarint;
+using wire::put_tag;
+using wire::put_varint;
+using wire::varint_size;
+
 // Field numbers of prial.v1.EvaluateResponse, written in this order (as
 // the generated code does); fields at their default are left out.
-constexpr unsigned kCount = 1, kStrengths = 2, kKeys = 3, kCategories = 4, kBatchIndex = 6;
-constexpr unsigned kVarint = 0, kLengthDelimited = 2;
-
-std::size_t varint_size(std::uint64_t value) {
-  std::size_t n = 1;
-  for (; value >= 0x80; value >>= 7) ++n;
-  return n;
+namespace evaluate_response {
+constexpr std::uint32_t kCount = 1, kStrengths = 2, kKeys = 3, kCategories = 4, kBatchIndex = 6;
 }
-
-char* put_varint(char* out, std::uint64_t value) {
-  for (; value >= 0x80; value >>= 7) *out++ = static_cast<char>((value & 0x7f) | 0x80);
-  *out++ = static_cast<char>(value);
-  return out;
-}
-
-char* put_tag(char* out, unsigned field, unsigned wire_type) { return put_varint(out, field << 3 | wire_type); }
-
-std::size_t bytes_field_size(std::size_t length) { return length ? 1 + varint_size(length) + length : 0; }
+using namespace evaluate_response;
 
 // `n` values as little-endian bytes at `out`: a copy on little-endian
 // machines.  Separate loops per case, with locals only, so the compiler

@@ -1,22 +1,14 @@
 #include "prial/service/field_census.hpp"
 
+#include "wire.hpp"
+
 namespace prial::service {
-namespace {
 
-enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
-
-// Reads a varint at `pos`; false if it runs past the end or over 10 bytes.
-bool read_varint(std::string_view data, std::size_t& pos, std::uint64_t& value) {
-  value = 0;
-  for (int shift = 0; shift < 64 && pos < data.size(); shift += 7) {
-    const auto byte = static_cast<unsigned char>(data[pos++]);
-    value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-    if (byte < 0x80) return true;
-  }
-  return false;
-}
-
-}  // namespace
+using wire::kFixed32;
+using wire::kFixed64;
+using wire::kLengthDelimited;
+using wire::kVarint;
+using wire::read_varint;
 
 FieldCensus field_census(std::string_view data, std::uint32_t field, std::size_t max_length) {
   FieldCensus census;

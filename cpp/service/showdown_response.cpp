@@ -4,92 +4,72 @@
 #include <string_view>
 #include <vector>
 
+#include "wire.hpp"
+
 namespace prial::service {
 namespace {
 
-// Protocol buffers encoding, the parts these messages use: varints and
-// length-delimited fields.  proto3 leaves fields at their default out.
-class Writer {
- public:
-  void uint(int field, std::uint64_t value) {
-    if (value == 0) return;
-    tag(field, kVarint);
-    varint(value);
-  }
-  void text(int field, std::string_view value) {
-    if (!value.empty()) length_delimited(field, value);
-  }
-  // An `optional string`: present even when empty.
-  void present_text(int field, std::string_view value) { length_delimited(field, value); }
-  void cards(int field, const std::vector<Card>& cards) {
-    text(field, {reinterpret_cast<const char*>(cards.data()), cards.size()});
-  }
-  void message(int field, const Writer& inner) { length_delimited(field, inner.out_); }
+// Field numbers of prial.v1.ShowdownResponse and the messages it holds.
+namespace showdown {
+constexpr std::uint32_t kKind = 1, kSeer = 2, kWinners = 3, kReason = 4, kDecidedBy = 5, kHands = 6, kPot = 7,
+                        kPayouts = 8, kCover = 9;
+}
+namespace player_hand {
+constexpr std::uint32_t kId = 1, kCards = 2, kBlind = 3, kStake = 4, kStrength = 5, kKey = 6, kCategory = 7,
+                        kDescription = 8, kKept = 9, kDiscarded = 10;
+}
+namespace map_entry {  // a map<string, uint64> entry
+constexpr std::uint32_t kKey = 1, kValue = 2;
+}
+namespace cover_result {
+constexpr std::uint32_t kCoverer = 1, kOldPot = 2, kWinners = 3, kReason = 4, kDecidedBy = 5;
+}
 
-  std::string take() { return std::move(out_); }
-
- private:
-  static constexpr int kVarint = 0;
-  static constexpr int kLengthDelimited = 2;
-
-  void varint(std::uint64_t value) {
-    while (value >= 0x80) {
-      out_ += static_cast<char>((value & 0x7f) | 0x80);
-      value >>= 7;
-    }
-    out_ += static_cast<char>(value);
-  }
-  void tag(int field, int wire_type) { varint(static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wire_type)); }
-  void length_delimited(int field, std::string_view value) {
-    tag(field, kLengthDelimited);
-    varint(value.size());
-    out_.append(value);
-  }
-
-  std::string out_;
-};
+std::string_view bytes_of(const std::vector<Card>& cards) {
+  return {reinterpret_cast<const char*>(cards.data()), cards.size()};
+}
 
 }  // namespace
 
 std::string encode_showdown_response(const ShowdownCall& call, const ShowdownOutcome& out,
                                      const ThreeCardTable& three) {
   const std::vector<Seat>& players = call.players;
-  Writer response;
-  response.text(1, out.see ? "see" : "agreed");                          // kind
-  if (call.seer) response.present_text(2, *call.seer);                  // seer
-  for (const std::size_t w : out.award.winners) response.text(3, players[w].id);  // winners
-  response.text(4, out.award.reason);                                   // reason
-  response.text(5, out.award.decided_by);                               // decided_by
-  for (std::size_t i = 0; i < players.size(); ++i) {                    // hands: PlayerHand
+  wire::Writer response;
+  response.text(showdown::kKind, out.see ? "see" : "agreed");
+  if (call.seer) response.present_text(showdown::kSeer, *call.seer);
+  for (const std::size_t w : out.award.winners) response.text(showdown::kWinners, players[w].id);
+  response.text(showdown::kReason, out.award.reason);
+  response.text(showdown::kDecidedBy, out.award.decided_by);
+  for (std::size_t i = 0; i < players.size(); ++i) {
     const SeatHand& h = out.hands[i];
-    Writer hand;
-    hand.text(1, players[i].id);
-    hand.cards(2, players[i].cards);
-    hand.uint(3, players[i].blind ? 1 : 0);
-    hand.uint(4, players[i].stake);
-    hand.uint(5, h.strength);
-    hand.uint(6, h.key);
-    hand.uint(7, static_cast<std::uint64_t>(three.category(h.slot)));
-    hand.text(8, three.description(h.slot));
-    hand.cards(9, h.kept);
-    hand.cards(10, h.discarded);
-    response.message(6, hand);
+    wire::Writer hand;
+    hand.text(player_hand::kId, players[i].id);
+    hand.text(player_hand::kCards, bytes_of(players[i].cards));
+    hand.uint(player_hand::kBlind, players[i].blind ? 1 : 0);
+    hand.uint(player_hand::kStake, players[i].stake);
+    hand.uint(player_hand::kStrength, h.strength);
+    hand.uint(player_hand::kKey, h.key);
+    hand.uint(player_hand::kCategory, static_cast<std::uint64_t>(three.category(h.slot)));
+    hand.text(player_hand::kDescription, three.description(h.slot));
+    hand.text(player_hand::kKept, bytes_of(h.kept));
+    hand.text(player_hand::kDiscarded, bytes_of(h.discarded));
+    response.message(showdown::kHands, hand);
   }
-  response.uint(7, out.new_pot);                                        // pot
-  for (std::size_t i = 0; i < out.payouts.size(); ++i) {                // payouts: map<string, uint64>
-    Writer entry;
-    entry.text(1, players[i].id);
-    entry.uint(2, out.payouts[i]);
-    response.message(8, entry);
+  response.uint(showdown::kPot, out.new_pot);
+  for (std::size_t i = 0; i < out.payouts.size(); ++i) {
+    wire::Writer entry;
+    entry.text(map_entry::kKey, players[i].id);
+    entry.uint(map_entry::kValue, out.payouts[i]);
+    response.message(showdown::kPayouts, entry);
   }
-  if (out.cover) {                                                      // cover: CoverResult
-    Writer cover;
-    cover.text(1, *call.coverer);
-    cover.uint(2, call.old_pot);
-    for (const std::size_t w : out.cover->winners) cover.text(3, players[w].id);
-    cover.text(4, out.cover->reason);
-    cover.text(5, out.cover->decided_by);
-    response.message(9, cover);
+  if (out.cover) {
+    wire::Writer cover;
+    cover.text(cover_result::kCoverer, *call.coverer);
+    cover.uint(cover_result::kOldPot, call.old_pot);
+    for (const std::size_t w : out.cover->winners) cover.text(cover_result::kWinners, players[w].id);
+    cover.text(cover_result::kReason, out.cover->reason);
+    cover.text(cover_result::kDecidedBy, out.cover->decided_by);
+    response.message(showdown::kCover, cover);
   }
   return response.take();
 }
