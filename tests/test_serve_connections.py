@@ -93,3 +93,20 @@ def test_connections_past_the_cap_are_closed_and_those_held_keep_answering():
             for sock in socks:
                 sock.close()
         assert server.terminate() == 0
+
+
+def test_a_connection_that_never_starts_http2_is_closed():
+    """TCP connections that send nothing (not even the HTTP/2 preface) are
+    closed once the handshake time is out (10 s; gRPC's own is 120 s)."""
+    with ServerProcess() as server:
+        socks = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(20)]
+        try:
+            deadline = time.monotonic() + 30
+            while sum(_closed(s) for s in socks) < len(socks) and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert sum(_closed(s) for s in socks) == len(socks)
+            assert _health(server.target) == health_pb2.HealthCheckResponse.SERVING
+        finally:
+            for sock in socks:
+                sock.close()
+        assert server.terminate() == 0
