@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ..service.options import MiB, ServeOptions
-from .common import PORT, POSITIVE, seconds, whole
+from .common import NON_NEGATIVE, PORT, POSITIVE, seconds, whole
 
 ENV_PREFIX = "PRIAL_"
 SWITCH_VALUES = {"1": True, "0": False}  # a switch's variable: 1 as if the flag were given, 0 as if not
@@ -93,6 +93,8 @@ OPTIONS = (
     Option("--max-bytes-in-flight-mb", "max_bytes_in_flight", "memory for the work in flight per process, MiB "
            "(a request counts ten times its size; see docs/service.md); a request past it -> RESOURCE_EXHAUSTED",
            POSITIVE, unit=MiB),
+    Option("--table-cache-mb", "table_cache_bytes", "memory for the tables of the rulesets kept between calls "
+           "per process, MiB; past it the least recently used go (see docs/service.md)", NON_NEGATIVE, unit=MiB),
     Option("--idle-timeout", "idle_timeout_s", "seconds a call may wait for its (next) request message; then "
            "DEADLINE_EXCEEDED", seconds(above=True)),
     Option("--max-streams-per-connection", "max_streams_per_connection", "HTTP/2 streams one connection may "
@@ -184,7 +186,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser(
         "serve", help="run the gRPC service prial.v1.Prial",
         description="Serve prial.v1.Prial with health checking and reflection. SIGTERM/SIGINT: "
-                    "health turns NOT_SERVING, calls in flight finish within --grace, exit 0.",
+                    "health turns NOT_SERVING, calls in flight finish within --grace, exit 0. SIGHUP: the "
+                    "TLS and token files are read again; nothing stops.",
         epilog=ENVIRONMENT_HELP)
     groups = {name: serve.add_argument_group(name) for name in (SECURITY, OPERATIONS)}
     for option in OPTIONS:
