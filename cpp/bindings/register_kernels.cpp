@@ -5,7 +5,7 @@
 
 #include "convert.hpp"
 #include "gil.hpp"
-#include "prial/kernels.hpp"
+#include "prial/simd.hpp"
 #include "register.hpp"
 
 namespace prial::bindings {

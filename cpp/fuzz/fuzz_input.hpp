@@ -21,7 +21,7 @@
 #include "prial/bestof.hpp"
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/kernels.hpp"
+#include "prial/simd.hpp"
 #include "prial/rules.hpp"
 
 #define FUZZ_CHECK(cond)                                                                    \

@@ -8,9 +8,9 @@
 #include <atomic>
 #include <cstddef>
 
+#include "parallel.hpp"
 #include "prial/cancel.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/parallel.hpp"
 
 namespace prial {
 

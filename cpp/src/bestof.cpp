@@ -10,9 +10,9 @@
 
 #include "batch_rows.hpp"
 #include "bounded_cache.hpp"
+#include "kernels.hpp"
+#include "portable.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/kernels.hpp"
-#include "prial/portable.hpp"
 
 namespace prial {
 namespace {

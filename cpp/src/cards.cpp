@@ -3,7 +3,7 @@
 #include <array>
 #include <cctype>
 
-#include "prial/parallel.hpp"
+#include "parallel.hpp"
 
 namespace prial {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "batch_rows.hpp"
-#include "prial/kernels.hpp"
+#include "kernels.hpp"
 
 namespace prial {
 

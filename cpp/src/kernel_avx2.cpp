@@ -3,7 +3,7 @@
 #include <immintrin.h>
 
 #include "avx2_loads.hpp"
-#include "prial/kernels.hpp"
+#include "kernels.hpp"
 
 namespace prial {
 namespace {

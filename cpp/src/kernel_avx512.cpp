@@ -5,7 +5,7 @@
 // slots and load table[slot] with scalar loads (block_slots, lookup_slots).
 #include <immintrin.h>
 
-#include "prial/kernels.hpp"
+#include "kernels.hpp"
 
 namespace prial {
 namespace {

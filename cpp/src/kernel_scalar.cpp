@@ -1,8 +1,8 @@
 // The portable three-card batch kernel (kernels.hpp).
 #include <cstring>
 
-#include "prial/kernels.hpp"
-#include "prial/portable.hpp"
+#include "kernels.hpp"
+#include "portable.hpp"
 
 namespace prial {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <numeric>
 
+#include "parallel.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/parallel.hpp"
 #include "splitmix.hpp"
 
 namespace prial {

@@ -7,10 +7,10 @@
 #include <mutex>
 #include <tuple>
 
+#include "parallel.hpp"
+#include "portable.hpp"
 #include "prial/bestof.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/parallel.hpp"
-#include "prial/portable.hpp"
 #include "splitmix.hpp"
 
 namespace prial {

@@ -7,8 +7,8 @@
 #include <unordered_set>
 
 #include "batch_rows.hpp"
-#include "prial/kernels.hpp"
-#include "prial/portable.hpp"
+#include "kernels.hpp"
+#include "portable.hpp"
 
 namespace prial {
 namespace {

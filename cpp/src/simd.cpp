@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "prial/kernels.hpp"
-#include "prial/portable.hpp"
+#include "kernels.hpp"
+#include "portable.hpp"
 
 namespace prial {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "prial/parallel.hpp"
+#include "parallel.hpp"
 #include "prial/table.hpp"
 
 namespace prial::table {

@@ -19,15 +19,15 @@
 #include <thread>
 #include <vector>
 
+#include "kernels.hpp"
+#include "parallel.hpp"
+#include "portable.hpp"
 #include "prial/bestof.hpp"
 #include "prial/cancel.hpp"
 #include "prial/cards.hpp"
 #include "prial/evaluator.hpp"
-#include "prial/kernels.hpp"
 #include "prial/odds.hpp"
-#include "prial/parallel.hpp"
 #include "prial/partition.hpp"
-#include "prial/portable.hpp"
 #include "prial/rules.hpp"
 #include "prial/service/showdown_response.hpp"
 #include "prial/showdown.hpp"

@@ -1,5 +1,6 @@
 // Batch kernels for three-card evaluation, one per instruction-set level,
 // chosen once at run time (portable builds: no -march=native needed).
+// Internal: callers choose the level through prial/simd.hpp.
 //
 // Every kernel does the same thing for `rows` hands stored back to back
 // (3 bytes a hand): validate each row (index < pack, no repeated card), find
@@ -17,10 +18,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
+#include "portable.hpp"
 #include "prial/cards.hpp"
-#include "prial/portable.hpp"
+#include "prial/simd.hpp"
 #include "prial/tables.hpp"
 
 namespace prial {
@@ -45,14 +46,6 @@ using ThreeCardKernel = bool (*)(const Card* hands, std::size_t rows, Strength* 
 // but the outcome.
 using ThreeCardShowdownKernel = bool (*)(const Card* seer, const Card* seen, std::size_t rows,
                                          std::uint8_t* out, const KernelTables& tables);
-
-// Streaming floor (benchmarks): out[i] = hands[3i] + hands[3i+1] +
-// hands[3i+2], the traffic of a three-card kernel (3 bytes read, 2 written
-// a hand) with about the least work a pass can do that no compiler can
-// drop.  One per level, each the same loop built with its level's flags,
-// so every kernel can be stated against what its own instruction set
-// streams.
-using StreamingFloor = void (*)(const Card* hands, std::size_t rows, std::uint16_t* out);
 
 // C(n, 2) and C(n, 3) for n < 64 as 16-bit words (C(63, 3) = 39,711), the
 // column terms of the colex slot; entries above the largest pack only serve
@@ -112,26 +105,9 @@ void streaming_floor_avx2(const Card* hands, std::size_t rows, std::uint16_t* ou
 void streaming_floor_avx512(const Card* hands, std::size_t rows, std::uint16_t* out) noexcept;
 #endif
 
-// Instruction-set levels, lowest first.
-enum class SimdLevel : int { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
-
-const char* simd_level_name(SimdLevel level) noexcept;
-// The highest level this CPU (and OS) supports.
-SimdLevel supported_simd_level() noexcept;
-// The level in use: the supported one, capped by the environment variable
-// PRIAL_SIMD=scalar|avx2|avx512 when it is set (read once).
-SimdLevel simd_level() noexcept;
-// Forces a level (tests, benchmarks); throws InvalidHand for an unknown
-// name or a level this CPU lacks.
-void set_simd_level(const std::string& name);
 // The kernel of the level in use.
 ThreeCardKernel three_card_kernel() noexcept;
 // The see kernel of the level in use; the AVX-512 level runs the AVX2 one
 // (there is no AVX-512 see kernel).
 ThreeCardShowdownKernel three_card_showdown_kernel() noexcept;
-// The streaming floor of the level named (whatever level is in use);
-// throws InvalidHand, as set_simd_level does, for an unknown name or a
-// level this CPU lacks.
-StreamingFloor streaming_floor(const std::string& level);
-
 }  // namespace prial
