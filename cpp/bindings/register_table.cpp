@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "gil.hpp"
 #include "prial/table.hpp"
 #include "register.hpp"
 
@@ -423,11 +424,7 @@ void register_table(py::module_& m) {
         py::array_t<std::uint32_t> actions(deals);
         Chips* out = nets.mutable_data();
         std::uint32_t* played = actions.mutable_data();
-        {
-          // Plain C++ on arrays this call owns: nothing Python is touched.
-          py::gil_scoped_release release;
-          self_play(*handle.table, players, policies.data(), deals, seed, stack, out, played);
-        }
+        without_gil([&] { self_play(*handle.table, players, policies.data(), deals, seed, stack, out, played); });
         return py::make_tuple(nets, actions);
       },
       py::arg("table"), py::arg("thresholds"), py::arg("deals"), py::arg("seed"), py::arg("stack"),
@@ -470,12 +467,7 @@ void register_table(py::module_& m) {
         ReplayOutput out{status.mutable_data(), first_bad.mutable_data(), code.mutable_data(), ending.mutable_data(),
                          payouts.mutable_data(), put_in.mutable_data(), winners.mutable_data(), pots.mutable_data()};
         const int thread_count_ = thread_count(threads);
-        std::uint64_t applied = 0;
-        {
-          // Plain C++ on arrays this call holds: nothing Python is touched.
-          py::gil_scoped_release release;
-          applied = replay(table, in, out, thread_count_);
-        }
+        const std::uint64_t applied = without_gil([&] { return replay(table, in, out, thread_count_); });
         py::dict result;
         result["status"] = status;
         result["first_bad"] = first_bad;

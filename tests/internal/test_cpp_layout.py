@@ -22,6 +22,12 @@ def files_containing(pattern: str, *folders: str) -> list[str]:
     return [str(p.relative_to(ROOT)) for p in sources(*folders) if found.search(p.read_text())]
 
 
+def test_the_bindings_release_the_gil_in_one_place():
+    # Each release's safety argument lives in gil.hpp; a call site that
+    # released the GIL itself would have to argue it again.
+    assert files_containing(r"gil_scoped_release", "bindings") == ["cpp/bindings/gil.hpp"]
+
+
 def test_one_first_bad_row_scan():
     # The parallel pass that only flags, then the rescan for the row.
     assert files_containing(r"std::atomic<bool> any_bad", "src") == ["cpp/src/batch_rows.hpp"]
