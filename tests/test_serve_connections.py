@@ -10,9 +10,10 @@ import socket
 import time
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from .grpc_helpers import ServerProcess
+from .grpc_helpers import ServerProcess, free_port
 
 # What an HTTP/2 client sends first: the preface and an empty SETTINGS frame.
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\0\0\0\x04\0\0\0\0\0"
@@ -106,6 +107,36 @@ def test_a_connection_that_never_starts_http2_is_closed():
                 time.sleep(0.5)
             assert sum(_closed(s) for s in socks) == len(socks)
             assert _health(server.target) == health_pb2.HealthCheckResponse.SERVING
+        finally:
+            for sock in socks:
+                sock.close()
+        assert server.terminate() == 0
+
+
+def _health_on(target: str) -> int | grpc.StatusCode:
+    try:
+        return _health(target)
+    except grpc.RpcError as exc:
+        return exc.code()
+
+
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_health_answers_on_its_own_port_when_every_connection_is_held(processes):
+    health_port = free_port()
+    with ServerProcess("--max-connections", "20", "--health-port", str(health_port),
+                       "--processes", processes) as server:
+        socks = [s for _ in range(int(processes)) for s in _idle_connections(server.port, 40)]
+        try:
+            time.sleep(0.5)
+            # The main port's connections are all held: a probe's is refused there ...
+            assert _health_on(server.target) == grpc.StatusCode.UNAVAILABLE
+            # ... and answered on the health port, which serves nothing else.
+            health_target = f"127.0.0.1:{health_port}"
+            assert _health_on(health_target) == health_pb2.HealthCheckResponse.SERVING
+            with grpc.insecure_channel(health_target) as channel:
+                with pytest.raises(grpc.RpcError) as info:
+                    channel.unary_unary("/prial.v1.Prial/Evaluate")(b"", timeout=10)
+                assert info.value.code() == grpc.StatusCode.UNIMPLEMENTED
         finally:
             for sock in socks:
                 sock.close()

@@ -38,7 +38,7 @@ SAMPLES = {
     "--max-streams-per-connection": "7", "--tls-cert": "c.pem", "--tls-key": "k.pem", "--tls-client-ca": "ca.pem",
     "--auth-token-file": "tokens", "--metrics-port": "9100", "--grace": "2", "--drain": "1",
     "--keepalive-time": "30", "--keepalive-timeout": "5", "--max-connection-idle": "60",
-    "--max-connections": "500",
+    "--max-connections": "500", "--health-port": "50052",
     "--max-connection-age": "300", "--max-connection-age-grace": "30", "--no-call-log": None,
 }
 

@@ -49,7 +49,7 @@ SIGNALS_AFTER_A_FAILED_START = textwrap.dedent("""
     async def failing_build(options):
         raise OSError("no server today")
 
-    process.build_server = failing_build
+    process._build = failing_build
 
     async def main():
         try:

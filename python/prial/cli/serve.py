@@ -120,6 +120,9 @@ OPTIONS = (
     Option("--max-connections", "max_connections", "connections one process holds at once; past them a new "
            "connection is closed at once", POSITIVE, default_text="the open-files limit less 100",
            group=OPERATIONS),
+    Option("--health-port", "health_port", "also serve the health service alone, plaintext, on this port "
+           "(on --host), with a connection cap of its own: probes get through when clients hold every "
+           "connection of --port", PORT, group=OPERATIONS),
     Option("--max-connection-age", "max_connection_age_s", "close connections older than this many seconds; "
            "clients then reconnect, through the load balancer", seconds(above=True), group=OPERATIONS),
     Option("--max-connection-age-grace", "max_connection_age_grace_s", "seconds calls get on an aged-out "

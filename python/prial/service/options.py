@@ -39,6 +39,7 @@ class ServeOptions:
     keepalive_time_s: float = 60.0
     keepalive_timeout_s: float = 20.0
     max_connection_idle_s: float = 300.0  # a connection without calls this long is closed (a client reconnects)
+    health_port: int | None = None  # the health service alone, plaintext (prial.service.probes)
     max_connections: int | None = None  # per process; None: the open-files limit less FILES_KEPT
     max_connection_age_s: float | None = None
     max_connection_age_grace_s: float | None = None

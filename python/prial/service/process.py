@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 
 import grpc
 import numpy as np
@@ -21,9 +22,18 @@ from .auth import BearerTokenAuth
 from .headers import METADATA_LIMIT, MetadataLimit
 from .health import HealthService
 from .heap import keep_the_heap_compact
-from .lifecycle import RELOAD_SIGNAL, STOP_SIGNALS, configure_logging, log, open_files_limit, write_port_file
+from .lifecycle import (
+    RELOAD_SIGNAL,
+    STOP_SIGNALS,
+    StartupError,
+    configure_logging,
+    log,
+    open_files_limit,
+    write_port_file,
+)
 from .observability import Metrics, Observer
 from .options import ServeOptions
+from .probes import health_server
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
 from .reload import Credentials
 from .servicer import PrialService
@@ -71,11 +81,30 @@ def channel_options(options: ServeOptions) -> list[tuple[str, int]]:
     return opts
 
 
+@dataclass
+class Built:
+    """A server process's parts: the server bound to its port, not yet
+    started, the health-only server of ``--health-port`` if any, and what
+    the process keeps of them."""
+
+    server: grpc.aio.Server
+    port: int
+    health: HealthService
+    observer: Observer
+    service: PrialService
+    secrets: Credentials  # reloaded on SIGHUP
+    probes: grpc.aio.Server | None
+
+
 async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, HealthService, Observer,
-                                                      PrialService, Credentials]:
+                                                      PrialService]:
     """A configured, not yet started server (service, health, reflection)
-    bound to its port, in the running event loop, and the secrets it
-    reloads on SIGHUP."""
+    bound to its port, in the running event loop."""
+    built = await _build(options)
+    return built.server, built.port, built.health, built.observer, built.service
+
+
+async def _build(options: ServeOptions) -> Built:
     metrics = Metrics()
     observer = Observer(metrics, options.log_calls)
     secrets = Credentials(options)
@@ -98,10 +127,14 @@ async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, Hea
         port = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
     except RuntimeError:  # grpcio: "Failed to bind to address ..."
         port = 0
-    if port == 0:
+    try:
+        if port == 0:
+            raise OSError(f"cannot listen on {address}")
+        probes = health_server(options, health_servicer, observer, channel_options(options))
+    except (OSError, StartupError):
         service.close()
-        raise OSError(f"cannot listen on {address}")
-    return server, port, health_servicer, observer, service, secrets
+        raise
+    return Built(server, port, health_servicer, observer, service, secrets, probes)
 
 
 def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process_index: int = 0) -> int:
@@ -139,23 +172,28 @@ async def _serve(options: ServeOptions, ready_fd: int | None, process_index: int
 
 
 async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, stop: asyncio.Event) -> int:
-    server, port, health_servicer, observer, service, secrets = await build_server(options)
+    built = await _build(options)
+    server, port, health_servicer, observer, service = built.server, built.port, built.health, built.observer, \
+        built.service
+    servers = [server] if built.probes is None else [server, built.probes]
     # Ignored until now (prial.service.lifecycle.ignore_reloads); a quick
     # read of a few files, on the event loop: calls in flight go on.
-    asyncio.get_running_loop().add_signal_handler(RELOAD_SIGNAL, secrets.reload)
+    asyncio.get_running_loop().add_signal_handler(RELOAD_SIGNAL, built.secrets.reload)
     trimmer = threading.Event()
     keep_the_heap_compact(trimmer, lambda: observer.calls_finished)
     # Warm the default tables (three, four and five cards) before SERVING.
     default = evaluator_for(Rules())
     for width in (4, 5):
         default.best_of_batch(np.arange(width, dtype=np.uint8).reshape(1, width))
-    await server.start()
+    for server in servers:
+        await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     if options.metrics_port is not None and options.processes <= 1:
         observer.metrics.serve(options.host, options.metrics_port)
     serving = {"event": "serving", "host": options.host, "port": port, "pid": os.getpid(),
-               "process": process_index, "tls": bool(options.tls_cert), "auth": bool(options.auth_token_file)}
+               "process": process_index, "tls": bool(options.tls_cert), "auth": bool(options.auth_token_file),
+               "health_port": options.health_port}
     if ready_fd is None:  # the one process: the supervisor's line says it for its children
         serving["open_files"] = open_files_limit()
     log.info(json.dumps(serving))
@@ -171,7 +209,8 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
     await health_servicer.enter_graceful_shutdown()
     if options.drain_seconds > 0:
         await asyncio.sleep(options.drain_seconds)
-    await server.stop(options.grace_seconds)  # then every call still running is cancelled
+    for server in servers:  # the main one first: health answers NOT_SERVING while it drains
+        await server.stop(options.grace_seconds)  # then every call still running is cancelled
     service.close()
     observer.close()  # the last calls' log lines
     trimmer.set()

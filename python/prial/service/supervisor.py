@@ -60,8 +60,9 @@ def serve(options: ServeOptions) -> int:
     raise_open_files_limit()  # before forking: the children inherit it
     check_files(options)
     if options.processes <= 1:
-        if options.port != 0:
-            check_address(options.host, options.port, reuse_port=False)
+        for port in (options.port, options.health_port):
+            if port:
+                check_address(options.host, port, reuse_port=False)
         from .process import serve_process
 
         try:
@@ -141,6 +142,8 @@ class Supervisor:
         # ``--port 0`` gets its number, and a restarted child always gets it back.
         self.reserved = bind_sockets(options.host, options.port, reuse_port=True)
         self.port = self.reserved[0].getsockname()[1]
+        if options.health_port is not None:
+            self.reserved += bind_sockets(options.host, options.health_port, reuse_port=True)
         self.child_options = replace(options, port=self.port)
         if options.metrics_port is not None:
             # Children write their metrics to files here; the supervisor serves

@@ -29,8 +29,8 @@ def certificate_configuration(options: ServeOptions) -> grpc.ServerCertificateCo
     ConfigurationError naming the file if one is unreadable, or is not PEM
     (a certificate and its matching key; a CA bundle)."""
     assert options.tls_cert and options.tls_key
-    cert = read_option_file("--tls-cert", options.tls_cert)
     key = read_option_file("--tls-key", options.tls_key)
+    cert = read_option_file("--tls-cert", options.tls_cert)
     client_ca = read_option_file("--tls-client-ca", options.tls_client_ca) if options.tls_client_ca else None
     _check_pair(cert, key, options.tls_cert)
     if client_ca is not None:
