@@ -46,7 +46,7 @@ def test_category_names_in_any_spelling(spelling):
 
 @pytest.mark.parametrize("bad", ["running-flushes", "", 6, -1, True, 2.0, None])
 def test_unknown_categories_are_named(bad):
-    with pytest.raises(prial.InvalidHandError, match="min_category") as info:
+    with pytest.raises(prial.ConfigurationError, match="min_category") as info:
         prial.categories.parse_category(bad, "min_category")
     assert info.value.field == "min_category"
 
@@ -119,7 +119,7 @@ def test_random_hands():
     assert prial.random_hands(1000, 3, seed=1, pack=55).max() >= 52  # jokers dealt too
     prial.evaluate_batch(prial.random_hands(100, seed=0))  # ready for the batch functions
     for bad in ({"rows": -1}, {"width": 0}, {"width": 53}, {"pack": 56}, {"rows": 2.5}):
-        with pytest.raises(prial.InvalidHandError, match=next(iter(bad))):
+        with pytest.raises(prial.ConfigurationError, match=next(iter(bad))):
             prial.random_hands(**{"rows": 5, "width": 3, **bad})
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import prial
-from prial import Category, InvalidHandError
+from prial import Category, ConfigurationError, InvalidHandError
 
 
 def bets(result: prial.CasinoResult) -> dict[str, tuple[str, int]]:
@@ -116,9 +116,9 @@ def test_pair_bonus_when_the_player_folds(on_fold, pair):
     ({"play_multiple": 0}, "play_multiple must be an integer >= 1, got 0"),
 ])
 def test_bad_paytable_options(changes, message):
-    with pytest.raises(InvalidHandError, match=re.escape(message)):
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
         prial.Paytable.make("bad", {}, {}, **changes)
-    with pytest.raises(InvalidHandError, match=re.escape(message)):
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
         dataclasses.replace(prial.CASINO_BRAG_PAYTABLE, **changes)
 
 
@@ -127,12 +127,12 @@ def test_bad_paytable_options(changes, message):
 def test_a_category_paid_twice_is_refused(field):
     twice = ((Category.PAIR, 1), (Category.RUN, 6), (Category.PAIR, 9))
     message = f"{field} lists PAIR twice (pays 1 and 9); a category has one pay"
-    with pytest.raises(InvalidHandError, match=re.escape(message)):
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
         prial.Paytable("twice", **{"ante_bonus": (), "pair_bonus": (), field: twice})
-    with pytest.raises(InvalidHandError, match=re.escape(message)):
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
         dataclasses.replace(prial.CASINO_BRAG_PAYTABLE, **{field: twice})
     # One category as itself and as its number is still one category.
-    with pytest.raises(InvalidHandError, match=f"{field} lists PAIR twice"):
+    with pytest.raises(ConfigurationError, match=f"{field} lists PAIR twice"):
         prial.Paytable("twice", **{"ante_bonus": (), "pair_bonus": (), field: ((Category.PAIR, 1), (1, 9))})
 
 def test_play_multiple_configurable():
@@ -143,19 +143,20 @@ def test_play_multiple_configurable():
         prial.settle_casino("Ks 9h 4d", "Qc 3d 2h", 10, 10, paytable=double)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"ante": -1}, "ante must not be negative"),
-    ({"ante": 0}, "ante must be at least 1"),
-    ({"ante": 5, "pair_bonus": -2}, "pair_bonus must not be negative"),
-    ({"ante": 5, "play": 7}, "play must be ante x 1 = 5"),
-    ({"ante": 5, "game": "poker"}, "game must be one of"),
-    ({"ante": 5, "paytable": "nope"}, "paytable must be"),
-    ({"ante": 5, "dealer": "Ks 2c 3c"}, "card Ks appears in both"),
-    ({"ante": 5, "dealer": "2c 3c"}, "dealer has 2 cards"),
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"ante": -1}, ConfigurationError, "ante must be a whole number of chips from 1 to 18446744073709551615, got -1"),
+    ({"ante": 0}, ConfigurationError, "ante must be a whole number of chips from 1 to .*, got 0"),
+    ({"ante": 2**64}, ConfigurationError, "ante must be a whole number of chips from 1"),
+    ({"ante": 5, "pair_bonus": -2}, InvalidHandError, "pair_bonus must not be negative"),
+    ({"ante": 5, "play": 7}, InvalidHandError, "play must be ante x 1 = 5"),
+    ({"ante": 5, "game": "poker"}, ConfigurationError, "game must be one of"),
+    ({"ante": 5, "paytable": "nope"}, ConfigurationError, "paytable must be"),
+    ({"ante": 5, "dealer": "Ks 2c 3c"}, InvalidHandError, "card Ks appears in both"),
+    ({"ante": 5, "dealer": "2c 3c"}, InvalidHandError, "dealer has 2 cards"),
 ])
-def test_bad_casino_input(kwargs, message):
+def test_bad_casino_input(kwargs, error, message):
     args = {"player": "Ks 9h 4d", "dealer": "Qc 3d 2h", **kwargs}
-    with pytest.raises(InvalidHandError, match=message):
+    with pytest.raises(error, match=message):
         prial.settle_casino(**args)
 
 

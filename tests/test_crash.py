@@ -154,9 +154,9 @@ def test_bad_crash_input(players, message):
 
 
 def test_bad_scoring_rejected():
-    with pytest.raises(InvalidHandError, match="four whole numbers"):
+    with pytest.raises(prial.ConfigurationError, match="four whole numbers"):
         prial.crash_showdown([STRONG_FIRST, STRONG_LATER], scoring=[3, 2, 1])
-    with pytest.raises(InvalidHandError, match="min_category"):
+    with pytest.raises(prial.ConfigurationError, match="min_category"):
         prial.crash_showdown([STRONG_FIRST, STRONG_LATER], min_category="quads")
 
 

@@ -33,15 +33,15 @@ def test_threads_out_of_range_or_not_an_integer_is_invalid_hand(threads):
         prial.evaluate_batch(hands, threads=threads)
 
 
-@pytest.mark.parametrize("argument", [
-    {"opponents": 2**32 - 1},  # the largest proto uint32: escaped as TypeError, INTERNAL over gRPC
-    {"hands": 2**40},
-    {"hands": "4"},
-    {"min_category": 2**40},  # escaped as RuntimeError
+@pytest.mark.parametrize("argument, error", [
+    ({"opponents": 2**32 - 1}, prial.InvalidHandError),  # the largest proto uint32: escaped as TypeError, INTERNAL
+    ({"hands": 2**40}, prial.InvalidHandError),
+    ({"hands": "4"}, prial.InvalidHandError),
+    ({"min_category": 2**40}, prial.ConfigurationError),  # escaped as RuntimeError
 ])
-def test_partition_arguments_beyond_int_are_invalid_hand(argument):
+def test_partition_arguments_beyond_int_are_refused(argument, error):
     # fuzz_grpc: PartitionRequest(opponents=4294967295) -> INTERNAL.
-    with pytest.raises(prial.InvalidHandError):
+    with pytest.raises(error):
         prial.partition(list(range(13)), **argument)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import prial
-from prial import Category, InvalidHandError
+from prial import Category, ConfigurationError, InvalidHandError
 
 
 def test_three_card_counts():
@@ -58,7 +58,7 @@ def test_five_card_counts_add_up():
 
 
 def test_bad_cards():
-    with pytest.raises(InvalidHandError, match="cards must be 3, 4 or 5"):
+    with pytest.raises(ConfigurationError, match="cards must be 3, 4 or 5"):
         prial.odds(cards=6)
 
 
@@ -132,16 +132,17 @@ def test_sampled_equity_is_seeded_and_within_its_error():
     assert not one.exact and abs(one.win - exact_one.win) < 5 * one.stderr
 
 
-@pytest.mark.parametrize("args, kwargs, message", [
-    (("As Ad",), {}, "expected 3, 4 or 5 cards, got 2"),
-    (("As Ad Ah",), {"dead": "Ah"}, "duplicate card Ah"),
-    (("As Ad Ah", 0), {}, "opponents must be"),
-    (("As Ad Ah", 17), {}, "need 51 unseen cards"),
-    (("As Ad Ah",), {"samples": 0}, "samples must be"),
-    (("As Ad Zh",), {}, "hand: card 3 \\('Zh'\\): unknown rank"),
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    (("As Ad",), {}, InvalidHandError, "expected 3, 4 or 5 cards, got 2"),
+    (("As Ad Ah",), {"dead": "Ah"}, InvalidHandError, "duplicate card Ah"),
+    (("As Ad Ah", 0), {}, ConfigurationError, "opponents must be"),
+    (("As Ad Ah", 17), {}, ConfigurationError, "need 51 unseen cards"),
+    (("As Ad Ah",), {"samples": 0}, ConfigurationError, "samples must be"),
+    (("As Ad Ah",), {"seed": -1}, ConfigurationError, "seed must be"),
+    (("As Ad Zh",), {}, InvalidHandError, "hand: card 3 \\('Zh'\\): unknown rank"),
 ])
-def test_bad_equity_input(args, kwargs, message):
-    with pytest.raises(InvalidHandError, match=message):
+def test_bad_equity_input(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
         prial.equity(*args, **kwargs)
 
 

@@ -280,7 +280,6 @@ def test_other_games():
     ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"hands": 5}, "cannot form 5 hands"),
     ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"hands": 1}, "hands must be"),
     ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"objective": "greedy"}, "objective"),
-    ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"min_category": "TRIPS"}, "min_category"),
     ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", {"objective": "expected_points", "opponents": 4}, "opponents"),
     ("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s X", {}, "joker"),
 ])
@@ -354,8 +353,9 @@ def test_bad_crash_value(crash_value):
 
 
 def test_unknown_min_category_is_named():
-    with pytest.raises(prial.InvalidHandError, match=r"min_category: unknown category 'quads' \(HIGH_CARD, ") as info:
+    with pytest.raises(prial.ConfigurationError, match=r"min_category: unknown category 'quads' \(HIGH_CARD, ") as info:
         prial.partition("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", min_category="quads")
     assert info.value.field == "min_category"
-    with pytest.raises(prial.InvalidHandError, match=r"min_category must be a prial.Category or its name \(.*\), got 1.5"):
+    with pytest.raises(prial.ConfigurationError,
+                       match=r"min_category must be a prial.Category or its name \(.*\), got 1.5"):
         prial.partition("As Kd Qh Jc Ts 9s 8s 7s 6s 5s 4s 3s 2s", min_category=1.5)

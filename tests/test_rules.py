@@ -105,7 +105,7 @@ def test_suit_order_breaks_only_exact_ties():
 
 @pytest.mark.parametrize("order", ["shd", "shdd", "shdx", 4, ""])
 def test_bad_suit_order(order):
-    with pytest.raises(prial.InvalidHandError, match="suit_order must be the four suits c, d, h, s"):
+    with pytest.raises(prial.ConfigurationError, match="suit_order must be the four suits c, d, h, s"):
         Rules(suit_order=order)
 
 
@@ -164,7 +164,7 @@ def test_rules_are_immutable_and_hashable():
     ],
 )
 def test_bad_rules(kwargs, needle):
-    with pytest.raises(prial.InvalidHandError, match=needle):
+    with pytest.raises(prial.ConfigurationError, match=needle):
         Rules(**kwargs)
 
 

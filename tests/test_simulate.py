@@ -61,18 +61,20 @@ def test_chips_are_conserved_across_the_policies():
     assert sum(p.mean for p in result.policies) == pytest.approx(0, abs=1e-9)
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: prial.simulate(prial.TableRules(), [None], 20_000), "at least two"),
-    (lambda: prial.simulate(prial.TableRules(), "random", 20_000), "one policy a seat"),
-    (lambda: prial.simulate(prial.TableRules(), [None, 1.5], 20_000), "policy 1 must be"),
-    (lambda: prial.simulate(prial.TableRules(), [None, "bold"], 20_000), "policy 1 must be"),
-    (lambda: prial.simulate(prial.TableRules(), [None, None], 5_000), "at least 10"),
-    (lambda: prial.simulate(prial.TableRules(), [None, None], 20_000, block=0), "block must be"),
-    (lambda: prial.simulate(prial.TableRules(game="five_card_brag"), [None] * 11, 20_000), "2 to 10 players"),
-    (lambda: prial.simulate({"game": "brag"}, [None, None], 20_000), "prial.TableRules"),
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: prial.simulate(prial.TableRules(), [None], 20_000), prial.ConfigurationError, "at least two"),
+    (lambda: prial.simulate(prial.TableRules(), "random", 20_000), prial.ConfigurationError, "one policy a seat"),
+    (lambda: prial.simulate(prial.TableRules(), [None, 1.5], 20_000), prial.ConfigurationError, "policy 1 must be"),
+    (lambda: prial.simulate(prial.TableRules(), [None, "bold"], 20_000), prial.ConfigurationError, "policy 1 must be"),
+    (lambda: prial.simulate(prial.TableRules(), [None, None], 5_000), prial.ConfigurationError, "at least 10"),
+    (lambda: prial.simulate(prial.TableRules(), [None, None], 20_000, block=0), prial.ConfigurationError,
+     "block must be"),
+    (lambda: prial.simulate(prial.TableRules(game="five_card_brag"), [None] * 11, 20_000), prial.InvalidHandError,
+     "2 to 10 players"),
+    (lambda: prial.simulate({"game": "brag"}, [None, None], 20_000), prial.InvalidHandError, "prial.TableRules"),
 ])
-def test_bad_arguments_say_what_is_wrong(call, words):
-    with pytest.raises(prial.InvalidHandError, match=words):
+def test_bad_arguments_say_what_is_wrong(call, error, words):
+    with pytest.raises(error, match=words):
         call()
 
 

@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._native import face_of
-from .errors import InvalidHandError, InvalidShowdownError
+from .errors import ConfigurationError, InvalidHandError, InvalidShowdownError
 
 CardsLike = str | Sequence[int]
 
@@ -58,11 +58,11 @@ def random_hands(rows: int, width: int = 3, *, seed: int = 0, pack: int = 52) ->
     random (with ``seed``) from a pack of ``pack`` cards (52 plus jokers):
     a uint8 array of shape (rows, width), ready for the batch functions."""
     if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
-        raise InvalidHandError(f"rows must be an integer >= 0, got {rows!r}", field="rows")
+        raise ConfigurationError(f"rows must be an integer >= 0, got {rows!r}", field="rows")
     if isinstance(pack, bool) or not isinstance(pack, int) or not 52 <= pack <= 55:
-        raise InvalidHandError(f"pack must be 52..55 cards, got {pack!r}", field="pack")
+        raise ConfigurationError(f"pack must be 52..55 cards, got {pack!r}", field="pack")
     if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= pack:
-        raise InvalidHandError(f"width must be an integer 1..{pack}, got {width!r}", field="width")
+        raise ConfigurationError(f"width must be an integer 1..{pack}, got {width!r}", field="width")
     rng = np.random.default_rng(seed)
     hands = rng.integers(0, pack, size=(rows, width), dtype=np.uint8)
     while True:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from .errors import InvalidHandError
+from .errors import ConfigurationError
 
 
 class Category(enum.IntEnum):
@@ -36,7 +36,7 @@ def parse_category(value: Category | int | str, field: str = "category") -> Cate
     """A Category from a member, its number, or its name in any case with
     underscores or spaces ("RUNNING_FLUSH", "running_flush", "running flush").
 
-    Raises InvalidHandError naming ``field`` for anything else.
+    Raises ConfigurationError naming ``field`` for anything else.
     """
     if isinstance(value, Category):
         return value
@@ -44,8 +44,8 @@ def parse_category(value: Category | int | str, field: str = "category") -> Cate
         member = Category.__members__.get(value.strip().upper().replace(" ", "_"))
         if member is not None:
             return member
-        raise InvalidHandError(f"{field}: unknown category {value!r} ({_NAMES})", field=field)
+        raise ConfigurationError(f"{field}: unknown category {value!r} ({_NAMES})", field=field)
     if isinstance(value, int) and not isinstance(value, bool) and value in Category._value2member_map_:
         return Category(value)
-    raise InvalidHandError(f"{field} must be a prial.Category or its name ({_NAMES}), got {value!r}",
-                           field=field)
+    raise ConfigurationError(f"{field} must be a prial.Category or its name ({_NAMES}), got {value!r}",
+                             field=field)

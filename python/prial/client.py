@@ -34,7 +34,7 @@ from grpc_status import rpc_status
 from . import _wire
 from .cards import CardsLike
 from .categories import Category, parse_category
-from .errors import InvalidHandError, InvalidShowdownError
+from .errors import ConfigurationError, Error, InvalidHandError, InvalidShowdownError
 from .play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from .play.crash import CrashPlayer, checked_crash_value
 from .play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
@@ -106,7 +106,7 @@ class Evaluation(NamedTuple):
 Evaluation.__new__.__module__ = __name__
 
 
-class PrialRpcError(Exception):
+class PrialRpcError(Error):
     """A call failed: ``code`` (grpc.StatusCode), ``message`` (the server's
     text), for INVALID_ARGUMENT ``field_violations`` naming the request
     field and hand index, and for FAILED_PRECONDITION (an action the table
@@ -182,16 +182,18 @@ class RetryPolicy:
     def __post_init__(self) -> None:
         attempts = self.max_attempts
         if isinstance(attempts, bool) or not isinstance(attempts, int) or not 2 <= attempts <= _MAX_ATTEMPTS:
-            raise ValueError(f"RetryPolicy max_attempts must be a whole number from 2 to {_MAX_ATTEMPTS} "
-                             f"(gRPC tries a call at most {_MAX_ATTEMPTS} times), got {attempts!r}")
+            raise ConfigurationError(f"RetryPolicy max_attempts must be a whole number from 2 to {_MAX_ATTEMPTS} "
+                                     f"(gRPC tries a call at most {_MAX_ATTEMPTS} times), got {attempts!r}")
         for name, least in (("initial_backoff", 0.001), ("max_backoff", self.initial_backoff),
                             ("backoff_multiplier", 1.0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not least <= value < math.inf:
-                raise ValueError(f"RetryPolicy {name} must be a finite number of at least {least:g}, got {value!r}")
+                raise ConfigurationError(f"RetryPolicy {name} must be a finite number of at least {least:g}, "
+                                         f"got {value!r}")
         codes = tuple(self.codes)
         if not codes or not all(isinstance(c, grpc.StatusCode) and c != grpc.StatusCode.OK for c in codes):
-            raise ValueError(f"RetryPolicy codes must be grpc.StatusCode values other than OK, got {self.codes!r}")
+            raise ConfigurationError(f"RetryPolicy codes must be grpc.StatusCode values other than OK, "
+                                     f"got {self.codes!r}")
         object.__setattr__(self, "codes", codes)
 
     def _channel_options(self, max_message_bytes: int) -> list[tuple[str, int | str]]:

@@ -1,14 +1,16 @@
 """prial's exceptions.
 
-``InvalidHandError`` (a ``ValueError``) is raised for anything a caller gave
-that prial cannot take: cards, hands, rules, requests.
+``InvalidHandError`` (a ``ValueError``) is raised for the game input a
+caller gave that prial cannot take: cards, hands, players, stakes, requests.
 ``InvalidShowdownError`` narrows it to well-formed cards in an impossible
-play situation.  ``ConfigurationError`` is for the operator's setup of a
-service or job (TLS files, token files), not for game input.
+play situation.  ``ConfigurationError`` (a ``ValueError`` too) is for the
+options that say how to play or compute: a ruleset, a paytable, a count of
+opponents or samples, a TLS or token file a service names.
 ``CancelledError`` ends native work stopped through its ``prial.CancelFlag``.
-``IllegalActionError`` refuses an action at the betting table.  All of them
-derive from ``Error``, so one ``except prial.Error`` catches anything prial
-raises on purpose.
+``IllegalActionError`` refuses an action at the betting table.  All of them,
+and the log scoring's ``ScoreError``, derive from ``Error``, so one
+``except prial.Error`` catches anything prial raises on purpose.  The table
+of them all, with when each is raised, is in docs/errors.md.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ class Error(Exception):
 
 
 class InvalidHandError(Error, ValueError):
-    """Invalid cards, hands, rules or requests.
+    """Invalid cards, hands, players, stakes or requests.
 
     The message names what is wrong and where.  Structured details, when
     known, are kept for callers that report them (the gRPC service turns them
@@ -43,16 +45,22 @@ class InvalidShowdownError(InvalidHandError):
     """
 
 
-class ConfigurationError(Error):
-    """A setup that cannot work: a TLS or token file that is missing,
-    unreadable or empty, options that must go together.  The message names
-    the option and the file; ``file`` is the file at fault, None when the
-    options themselves are (``prial serve`` exits 1 for the one, 2 for the
-    other)."""
+class ConfigurationError(Error, ValueError):
+    """An option that cannot work: a value outside its range or not one of
+    its choices (``prial.Rules(preset=...)``, ``opponents``, a paytable),
+    options that must go together, or a TLS or token file that is missing,
+    unreadable or empty.  The message names the option (and the file).
 
-    def __init__(self, message: str, file: str | None = None) -> None:
+    ``file`` is the file at fault, None when the options themselves are
+    (``prial`` exits 1 for the one, 2 for the other); ``field`` is the
+    argument or request field at fault where known, as ``InvalidHandError``
+    has it (the gRPC service names it in its ``google.rpc.BadRequest``).
+    """
+
+    def __init__(self, message: str, file: str | None = None, *, field: str | None = None) -> None:
         super().__init__(message)
         self.file = file
+        self.field = field
 
 
 class CancelledError(Error):

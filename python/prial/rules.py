@@ -12,7 +12,7 @@ from ._core import AceTwoThree as NativeAceTwoThree
 from ._core import TopPrial as NativeTopPrial
 from ._core import WildAsItself as NativeWildAsItself
 from ._core import WildTies as NativeWildTies
-from .errors import InvalidHandError
+from .errors import ConfigurationError, InvalidHandError
 
 Preset = Literal["brag", "teen_patti", "three_card_poker"]
 AceTwoThree = Literal["top", "second", "bottom"]
@@ -62,7 +62,7 @@ def _choice(option: str, value: str) -> Any:
     """The option's native enum member named ``value``."""
     choices = _CHOICES[option]
     if value not in choices:
-        raise InvalidHandError(f"{option} must be one of {', '.join(choices)}; got {value!r}")
+        raise ConfigurationError(f"{option} must be one of {', '.join(choices)}; got {value!r}")
     return getattr(_ENUMS[option], value)
 
 
@@ -94,7 +94,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise InvalidHandError(f"preset must be one of {', '.join(PRESETS)}; got {self.preset!r}")
+            raise ConfigurationError(f"preset must be one of {', '.join(PRESETS)}; got {self.preset!r}")
         defaults = PRESETS[self.preset]
         set_ = object.__setattr__
         set_(self, "ace_two_three", self.ace_two_three or defaults["ace_two_three"])
@@ -103,18 +103,18 @@ class Rules:
         for option in _CHOICES:
             _choice(option, getattr(self, option))
         if not isinstance(self.lowball, bool):
-            raise InvalidHandError(f"lowball must be True or False; got {self.lowball!r}")
+            raise ConfigurationError(f"lowball must be True or False; got {self.lowball!r}")
         wild_name, wild_cards = _resolve_wild(self.wild)
         jokers = self.jokers
         if jokers is None:
             jokers = 1 if wild_name == "jokers" else 0
         if isinstance(jokers, bool) or not isinstance(jokers, int) or not 0 <= jokers <= MAX_JOKERS:
-            raise InvalidHandError(f"jokers must be an integer 0..{MAX_JOKERS}; got {self.jokers!r}")
+            raise ConfigurationError(f"jokers must be an integer 0..{MAX_JOKERS}; got {self.jokers!r}")
         if wild_name == "jokers" and jokers == 0:
-            raise InvalidHandError("wild='jokers' needs at least one joker (jokers=1..3)")
+            raise ConfigurationError("wild='jokers' needs at least one joker (jokers=1..3)")
         beyond = sorted(c for c in wild_cards if c >= 52 + jokers)
         if beyond:
-            raise InvalidHandError(
+            raise ConfigurationError(
                 f"wild names joker index {beyond[0]} but the pack has {jokers} joker(s)"
             )
         set_(self, "jokers", jokers)
@@ -155,8 +155,8 @@ def _suit_order(order: object) -> str | None:
     if order is None:
         return None
     if not isinstance(order, str) or sorted(order.lower()) != sorted(SUITS):
-        raise InvalidHandError(f"suit_order must be the four suits c, d, h, s in some order, highest first "
-                               f"(e.g. 'shdc'), or None; got {order!r}")
+        raise ConfigurationError(f"suit_order must be the four suits c, d, h, s in some order, highest first "
+                                 f"(e.g. 'shdc'), or None; got {order!r}")
     return order.lower()
 
 
@@ -170,18 +170,21 @@ def _resolve_wild(wild: WildSpec) -> tuple[str | None, frozenset[int]]:
         try:
             cards = parse_cards(wild)
         except InvalidHandError as exc:
-            raise InvalidHandError(
+            raise ConfigurationError(
                 f"wild must be a preset ({', '.join(WILD_PRESETS)}) or cards; {exc}"
             ) from None
         return _canonical(cards)
     cards = []
     for i, item in enumerate(wild):
         if isinstance(item, str):
-            cards.extend(parse_cards(item))
+            try:
+                cards.extend(parse_cards(item))
+            except InvalidHandError as exc:
+                raise ConfigurationError(f"wild item {i}: {exc}") from None
         elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= 54:
             cards.append(item)
         else:
-            raise InvalidHandError(f"wild item {i}: expected a card index 0..54 or card text, got {item!r}")
+            raise ConfigurationError(f"wild item {i}: expected a card index 0..54 or card text, got {item!r}")
     return _canonical(cards)
 
 

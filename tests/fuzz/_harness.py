@@ -3,7 +3,8 @@
 A harness is a module ``fuzz_<area>.py`` with one function
 ``one_input(data: bytes) -> None`` that turns the bytes into calls of prial
 entry points and checks what comes back.  The contract it enforces (docs/rules.md, "Cards"):
-bad input raises ``prial.InvalidHandError`` (or a subclass); anything else
+bad input raises ``prial.InvalidHandError`` or, for a bad option,
+``prial.ConfigurationError`` (or a subclass); anything else
 escaping -- another exception, a crash, a wrong answer caught by an
 assertion -- is a finding.  Run one under atheris (coverage-guided)::
 
@@ -132,7 +133,7 @@ def hand_problem(row: Sequence[int], pack_size: int) -> bool:
     return any(c >= pack_size for c in row) or len(set(row)) != len(row)
 
 
-def rules(inp: Input):  # -> prial.Rules (may raise InvalidHandError)
+def rules(inp: Input):  # -> prial.Rules (may raise ConfigurationError)
     """A ruleset built from fuzz bytes.  One input in eight is hostile (any
     option may be invalid); the rest are valid, so most inputs reach the
     evaluator instead of stopping at the ruleset."""
@@ -167,7 +168,7 @@ _evaluators: dict = {}
 
 def evaluator(inp: Input):  # -> prial.Evaluator
     """An Evaluator for fuzzed rules (cached: tables take milliseconds);
-    raises InvalidHandError for rules that are rejected."""
+    raises ConfigurationError for rules that are rejected."""
     import prial
 
     r = rules(inp)
@@ -182,7 +183,7 @@ def expected_errors() -> tuple[type[BaseException], ...]:
     """What a call may raise on bad input: prial's error family only."""
     import prial
 
-    return (prial.InvalidHandError,)
+    return (prial.InvalidHandError, prial.ConfigurationError)
 
 
 def instrumented_imports():  # -> a context manager

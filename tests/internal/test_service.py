@@ -9,7 +9,7 @@ import logging
 import grpc
 import pytest
 
-from prial import random_hands
+from prial import ConfigurationError, random_hands
 from prial.client import PrialRpcError
 from prial.server import PrialService, ServeOptions
 from prial.service import servicer
@@ -56,6 +56,25 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
     text = caplog.text + "".join(str(r.exc_info) for r in caplog.records if r.exc_info)
     assert "internal error in Showdown" in text and "TypeError" in text
     assert "[48, 49, 50]" not in text and "2c 2d 2h" not in text
+
+
+@pytest.mark.parametrize("error, code", [
+    (ConfigurationError("odds: cards must be 3, 4 or 5", field="cards"), grpc.StatusCode.INVALID_ARGUMENT),
+    # A file is the server's own setup: the caller did nothing wrong, and the path is not theirs to see.
+    (ConfigurationError("--auth-token-file /etc/prial/tokens: cannot read it", "/etc/prial/tokens"),
+     grpc.StatusCode.INTERNAL),
+])
+def test_a_configuration_error_is_the_callers_only_without_a_file(monkeypatch, error, code):
+    service = PrialService(ServeOptions(), Observer(Metrics(), False))
+
+    def refusing(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(servicer, "odds", refusing)
+    with pytest.raises(Aborted) as info:
+        asyncio.run(service.Odds(one_message(pb.OddsRequest(cards=3).SerializeToString()), Context()))
+    assert info.value.args[0] == code
+    assert "/etc/prial" not in info.value.args[1]
 
 
 def test_descriptions_are_bounded(grpc_client):

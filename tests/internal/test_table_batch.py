@@ -185,7 +185,7 @@ def test_a_player_who_always_folds_loses_exactly_the_ante():
 
 def test_self_play_refuses_bad_policies():
     table = prial.TableRules()
-    with pytest.raises(prial.InvalidHandError, match="policy of seat 1"):
+    with pytest.raises(prial.ConfigurationError, match="policy of seat 1"):
         self_play(table, [None, 2.0], 10)
     with pytest.raises(prial.InvalidHandError, match="2 to 17 players"):
         self_play(table, [None], 10)

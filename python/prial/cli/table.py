@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import IllegalActionError, InvalidHandError
+from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
 from ..rules import Rules
 from ..table import GAMES, Deal, TableRules
 from .common import CHIPS, SEED, add_rules_options
@@ -183,9 +183,9 @@ def table_from_args(args: argparse.Namespace) -> TableRules:
             ruleset["preset"] = ruleset.pop("rules", None) or game_rules.preset
             options["rules"] = Rules(**ruleset)
         return TableRules(**options)
-    except InvalidHandError as exc:
+    except (InvalidHandError, ConfigurationError) as exc:
         field = exc.field if exc.field in options else None
-        raise InvalidHandError(f"{flag(field)}: {exc}" if field else str(exc), field=exc.field) from None
+        raise type(exc)(f"{flag(field)}: {exc}" if field else str(exc), field=exc.field) from None
 
 
 def comma_list(text: str) -> list[str]:

@@ -15,10 +15,10 @@ import numpy as np
 
 from ..cards import CardsLike, cards_of, check_no_shared_cards
 from ..categories import Category
-from ..errors import InvalidShowdownError
+from ..errors import ConfigurationError, InvalidShowdownError
 from ..evaluator import Evaluator, evaluator_for
 from ..rules import Rules
-from .checks import MAX_NET, chips
+from .checks import MAX_CHIPS, MAX_NET, chips
 from .results import BetResult, CasinoResult, HouseEdge
 
 GAMES = ("brag", "three_card_poker")
@@ -58,7 +58,7 @@ class Paytable:
         # dataclasses.replace) is checked here.
         def pays(value: object, what: str) -> None:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidShowdownError(f"{what} must be an integer >= 0, got {value!r}")
+                raise ConfigurationError(f"{what} must be an integer >= 0, got {value!r}")
 
         for what, lines in (("ante_bonus", self.ante_bonus), ("pair_bonus", self.pair_bonus)):
             paid: dict[object, int] = {}
@@ -67,19 +67,19 @@ class Paytable:
                 # Two pays for one category leave which one applies to chance.
                 if category in paid:
                     name = Category(category).name if category in Category._value2member_map_ else repr(category)
-                    raise InvalidShowdownError(f"{what} lists {name} twice (pays {paid[category]} and {value}); "
-                                               f"a category has one pay")
+                    raise ConfigurationError(f"{what} lists {name} twice (pays {paid[category]} and {value}); "
+                                             f"a category has one pay")
                 paid[category] = value
         for what in ("ante_mini_royal", "pair_mini_royal"):
             if getattr(self, what) is not None:
                 pays(getattr(self, what), what)
         if isinstance(self.play_multiple, bool) or not isinstance(self.play_multiple, int) or self.play_multiple < 1:
-            raise InvalidShowdownError(f"play_multiple must be an integer >= 1, got {self.play_multiple!r}")
+            raise ConfigurationError(f"play_multiple must be an integer >= 1, got {self.play_multiple!r}")
         if self.game not in GAMES:
-            raise InvalidShowdownError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}")
+            raise ConfigurationError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}")
         if self.pair_bonus_on_fold not in PAIR_BONUS_ON_FOLD:
-            raise InvalidShowdownError(f"pair_bonus_on_fold must be one of {', '.join(PAIR_BONUS_ON_FOLD)}; "
-                                       f"got {self.pair_bonus_on_fold!r}")
+            raise ConfigurationError(f"pair_bonus_on_fold must be one of {', '.join(PAIR_BONUS_ON_FOLD)}; "
+                                     f"got {self.pair_bonus_on_fold!r}")
 
     @classmethod
     def make(cls, name: str, ante_bonus: Mapping[Category, int], pair_bonus: Mapping[Category, int],
@@ -151,12 +151,12 @@ def _paytable(paytable: Paytable | str) -> Paytable:
         warnings.warn(f"the pay table name {paytable!r} is deprecated; use {new!r}", DeprecationWarning,
                       stacklevel=3)
         return PAYTABLES[new]
-    raise InvalidShowdownError(f"paytable must be a prial.Paytable or one of {', '.join(PAYTABLES)}; got {paytable!r}")
+    raise ConfigurationError(f"paytable must be a prial.Paytable or one of {', '.join(PAYTABLES)}; got {paytable!r}")
 
 
 def _game_evaluator(game: str) -> Evaluator:
     if game not in GAMES:
-        raise InvalidShowdownError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+        raise ConfigurationError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
     return evaluator_for(Rules(preset=game))
 
 
@@ -185,10 +185,10 @@ def settle_casino(
     """
     table = _paytable(paytable)
     ev = _game_evaluator(table.game if game is None else game)
-    chips(ante, "ante")
+    if isinstance(ante, bool) or not isinstance(ante, int) or not 1 <= ante <= MAX_CHIPS:
+        raise ConfigurationError(f"ante must be a whole number of chips from 1 to {MAX_CHIPS}, got {ante!r}",
+                                 field="ante")
     chips(pair_bonus, "pair_bonus")
-    if ante == 0:
-        raise InvalidShowdownError("ante must be at least 1 chip")
     if play is not None:
         chips(play, "play")
         if play != ante * table.play_multiple:

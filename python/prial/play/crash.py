@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .._core import FOUR_OF_A_KIND_ORDER, MAX_CRASH_VALUE
 from ..cards import CardsLike, cards_of, check_no_shared_cards
 from ..categories import Category, parse_category
-from ..errors import InvalidShowdownError
+from ..errors import ConfigurationError, InvalidShowdownError
 from ..evaluator import Evaluator, evaluator_for
 from ..rules import Rules
 from .checks import seats, unique_ids
@@ -41,10 +41,10 @@ def _weights(scoring: str | Sequence[int]) -> tuple[int, ...]:
     if scoring == "points":
         return (1,) * MAX_HANDS
     if isinstance(scoring, str) or not isinstance(scoring, Sequence):
-        raise InvalidShowdownError(f"scoring must be 'points' or four weights, got {scoring!r}")
+        raise ConfigurationError(f"scoring must be 'points' or four weights, got {scoring!r}")
     weights = tuple(scoring)
     if len(weights) != MAX_HANDS or any(isinstance(w, bool) or not isinstance(w, int) or w < 0 for w in weights):
-        raise InvalidShowdownError(f"scoring weights must be four whole numbers >= 0, got {scoring!r}")
+        raise ConfigurationError(f"scoring weights must be four whole numbers >= 0, got {scoring!r}")
     return weights
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._core import CancelFlag, best_of_keys, category_counts, deal_count, equity_counts
 from ..cards import CardsLike, cards_of
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from ..evaluator import evaluator_for
 from ..rules import Rules
 from .results import CategoryOdds, Equity, Odds
@@ -67,7 +67,7 @@ def interruptible(work: Callable[[CancelFlag], T], cancel: CancelFlag | None) ->
 
 def _hand_size(cards: int) -> int:
     if isinstance(cards, bool) or cards not in (3, 4, 5):
-        raise InvalidHandError(f"cards must be 3, 4 or 5, got {cards!r}")
+        raise ConfigurationError(f"cards must be 3, 4 or 5, got {cards!r}")
     return cards
 
 
@@ -123,10 +123,10 @@ def equity(
         raise InvalidHandError(f"hand: expected 3, 4 or 5 cards, got {len(cards)}")
     dead_cards = cards_of(dead, "dead")
     if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 1:
-        raise InvalidHandError(f"opponents must be an integer >= 1, got {opponents!r}", field="opponents")
+        raise ConfigurationError(f"opponents must be an integer >= 1, got {opponents!r}", field="opponents")
     unseen = ev.pack_size - len(cards) - len(dead_cards)
     if len(cards) * opponents > unseen:
-        raise InvalidHandError(
+        raise ConfigurationError(
             f"{opponents} opponent(s) need {len(cards) * opponents} unseen cards, there are {unseen}",
             field="opponents")
     # One opponent: a few million deals at most, always exact.
@@ -135,9 +135,9 @@ def equity(
     if not exact:
         samples = DEFAULT_SAMPLES if samples is None else samples
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise InvalidHandError(f"samples must be an integer >= 1, got {samples!r}")
+            raise ConfigurationError(f"samples must be an integer >= 1, got {samples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InvalidHandError(f"seed must be an integer >= 0, got {seed!r}")
+        raise ConfigurationError(f"seed must be an integer >= 0, got {seed!r}")
     def count(flag: CancelFlag | None) -> tuple[int, int, int]:
         return equity_counts(ev, cards, dead_cards, opponents, 0 if exact else samples, seed % 2**64, cancel=flag)
 

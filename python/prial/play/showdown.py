@@ -12,7 +12,7 @@ import numpy.typing as npt
 from .._core import CancelFlag, decide_showdown
 from .._core import showdown_batch as native_showdown_batch
 from ..cards import CardsLike
-from ..errors import InvalidShowdownError
+from ..errors import ConfigurationError, InvalidShowdownError
 from ..evaluator import evaluator_for
 from ..rules import Rules
 from .checks import chips, seats
@@ -117,7 +117,7 @@ def _hand_size(cards_per_hand: object) -> int:
     if cards_per_hand is None:
         return 0  # as many as the first hand has
     if isinstance(cards_per_hand, bool) or cards_per_hand not in (3, 4, 5):
-        raise InvalidShowdownError(f"cards_per_hand must be 3, 4 or 5, got {cards_per_hand!r}")
+        raise ConfigurationError(f"cards_per_hand must be 3, 4 or 5, got {cards_per_hand!r}")
     return int(cards_per_hand)  # type: ignore[call-overload]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
+from ..errors import Error
 from ..rules import Rules
 
 # Where a job runs: this process, or a Dask cluster.
@@ -13,7 +14,7 @@ ENGINES = ("local", "dask")
 SAMPLE_WON = ("coin", "adjudicated")
 
 
-class ScoreError(Exception):
+class ScoreError(Error):
     """The job cannot go on: a bad row under ``--strict``, an unreadable
     input, a deal split across Dask partitions, a resume that does not match,
     an output that is the input or would be replaced.

@@ -38,7 +38,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from .._core import CancelFlag
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from .lifecycle import log
 from .registration import REQUEST_TYPES, SERVICE
 
@@ -166,10 +166,11 @@ def _bounded(message: str) -> str:
 Refusal = tuple[grpc.StatusCode, str, tuple[tuple[str, str | bytes], ...]]  # code, message, trailing metadata
 
 
-def _invalid(exc: InvalidHandError, default_field: str) -> Refusal:
+def _invalid(exc: InvalidHandError | ConfigurationError, default_field: str) -> Refusal:
     field = _bounded(default_field if exc.field is None else exc.field)
-    if exc.row is not None:
-        field = f"{field}[{exc.row}]"
+    row = exc.row if isinstance(exc, InvalidHandError) else None
+    if row is not None:
+        field = f"{field}[{row}]"
     message = _bounded(str(exc))
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(
@@ -192,7 +193,9 @@ def _refusal(call: Call, exc: Exception, default_field: str) -> Refusal:
     """The status ``exc`` ends the call with; sets ``call.code``.  It keeps
     nothing of ``exc``: the exception's traceback holds the frames that
     held the request."""
-    if isinstance(exc, InvalidHandError):
+    # A bad option in the request (a ruleset, a count) is the caller's as
+    # much as a bad hand; one with a file is the server's own setup.
+    if isinstance(exc, InvalidHandError) or (isinstance(exc, ConfigurationError) and exc.file is None):
         refusal = _invalid(exc, default_field)
     elif isinstance(exc, FailedPrecondition):
         refusal = _failed_precondition(exc)
@@ -297,9 +300,10 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
     A unary handler is ``handler(self, request, call) -> response``; the
     handler of a streaming method answers one request of the stream,
     ``handler(self, request, call, index) -> response``.  Handlers are plain
-    functions that raise ``InvalidHandError`` (INVALID_ARGUMENT, with a
-    BadRequest naming the field: the error's own, else ``default_field``)
-    or ``ResourceExhausted``; this wrapper runs them and answers.
+    functions that raise ``InvalidHandError`` or ``ConfigurationError``
+    (INVALID_ARGUMENT, with a BadRequest naming the field: the error's own,
+    else ``default_field``) or ``ResourceExhausted``; this wrapper runs
+    them and answers.
 
     ``vet(self, data, *index)``, if given, looks at the request's bytes
     before they are decoded (decoding holds the GIL, and a huge repeated

@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 from .. import evaluator
 from .. import rules as rules_module
 from ..categories import Category
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from ..play import casino
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.results import BetResult, CategoryOdds, CoverResult, CrashPlayerResult, CrashPosition, PlayerHand
@@ -143,7 +143,7 @@ def _rules_from_bytes(data: bytes) -> Rules:
             wild_as_itself=choice(WILD_AS_ITSELF, msg.wild_as_itself, "rules.wild_as_itself"),  # type: ignore[arg-type]
             suit_order=msg.suit_order or None,
         )
-    except InvalidHandError as exc:
+    except (InvalidHandError, ConfigurationError) as exc:
         if exc.field is None:
             exc.field = "rules"
         raise

@@ -7,8 +7,9 @@ long native work) and returning the response; a streaming method's handler
 also takes the batch's index and answers that one request.  Decorate it with
 ``@rpc``.  Waiting, admission, decoding, where the work runs, error
 mapping, metrics and the per-call log line live in ``prial.service.calls``
-alone: handlers raise ``InvalidHandError`` (-> INVALID_ARGUMENT with a
-google.rpc.BadRequest naming field and hand index) or ``ResourceExhausted``
+alone: handlers raise ``InvalidHandError`` or, for a bad option,
+``ConfigurationError`` (-> INVALID_ARGUMENT with a google.rpc.BadRequest
+naming field and hand index) or ``ResourceExhausted``
 (-> RESOURCE_EXHAUSTED) and never touch status codes themselves.
 """
 
@@ -24,7 +25,7 @@ import numpy as np
 from .._core import best_of as native_best_of
 from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
 from .._core import evaluate as native_evaluate
-from ..errors import IllegalActionError, InvalidHandError
+from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.checks import seats
@@ -326,7 +327,7 @@ def _in_batch(*index: int, field: str) -> Iterator[None]:
         return
     try:
         yield
-    except InvalidHandError as exc:
+    except (InvalidHandError, ConfigurationError) as exc:
         exc.field = f"batch[{index[0]}].{exc.field or field}"
         raise
     except ResourceExhausted as exc:

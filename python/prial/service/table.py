@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from .._core import MAX_TABLE_CHIPS, PACK_VERSION
 from ..cards import CardsLike, cards_of
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from ..table import GAMES, Action, Deal, DealResult, Event, Pot, PotResult, Seat, TableRules
 from ..table.carried import CARRIED_KEYS
 from ..table.rules import SHUFFLES
@@ -99,7 +99,7 @@ def table_rules_from_proto(msg: pb.TableRules) -> TableRules:
     options.update({name: getattr(msg, name) for name in _FLAGS if msg.HasField(name)})
     try:
         return TableRules(**options)
-    except InvalidHandError as exc:
+    except (InvalidHandError, ConfigurationError) as exc:
         exc.field = f"table.{exc.field}" if exc.field else "table"
         raise
 

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import TABLE_CODES, TABLE_KINDS, table_replay, table_self_play
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from .deal import Deal
 from .rules import TableRules
 
@@ -122,12 +122,12 @@ def self_play(table: TableRules, policies: Sequence[float | None], deals: int, *
         elif isinstance(policy, (int, float)) and not isinstance(policy, bool) and 0 <= policy <= 1:
             thresholds.append(float(policy))
         else:
-            raise InvalidHandError(f"policy of seat {i} must be None (random) or a share from 0 to 1; "
-                                   f"got {policy!r}", row=i, field="policies")
+            raise ConfigurationError(f"policy of seat {i} must be None (random) or a share from 0 to 1; "
+                                     f"got {policy!r}", field="policies")
     if isinstance(deals, bool) or not isinstance(deals, int) or not 0 <= deals <= 2**40:
-        raise InvalidHandError(f"deals must be an integer from 0 to 2**40; got {deals!r}", field="deals")
+        raise ConfigurationError(f"deals must be an integer from 0 to 2**40; got {deals!r}", field="deals")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise InvalidHandError(f"seed must be an integer from 0 to 2**64 - 1; got {seed!r}", field="seed")
+        raise ConfigurationError(f"seed must be an integer from 0 to 2**64 - 1; got {seed!r}", field="seed")
     if stack is not None and (isinstance(stack, bool) or not isinstance(stack, int) or not 0 <= stack <= 2**53):
-        raise InvalidHandError(f"stack must be None or an integer from 0 to 2**53; got {stack!r}", field="stack")
+        raise ConfigurationError(f"stack must be None or an integer from 0 to 2**53; got {stack!r}", field="stack")
     return table_self_play(table._native, thresholds, deals, seed, -1 if stack is None else stack)

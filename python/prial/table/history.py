@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..cards import cards_of, format_cards
-from ..errors import ConfigurationError, InvalidHandError
+from ..errors import InvalidHandError
 from .carried import CARRIED_KEYS
 from .deal import Deal
 from .records import Action
@@ -205,7 +205,7 @@ def _table(record: Mapping[str, Any], tables: Mapping[str, TableRules] | None) -
             raise InvalidHandError("give the table's rules inline or by rules_ref, not both", field="rules_ref")
         try:
             return TableRules.from_dict(record["table"])
-        except (InvalidHandError, ConfigurationError) as exc:
+        except InvalidHandError as exc:
             exc.field = f"table.{exc.field}" if exc.field and exc.field != "table" else "table"
             raise
     ref = record.get("rules_ref")

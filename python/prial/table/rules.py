@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Union
 
 from .._core import Table as NativeTable
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from ..rules import Rules
 
 Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti"]
@@ -30,14 +30,14 @@ def _chips(option: str, value: object, *, least: int, allow_none: bool = True) -
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InvalidHandError(f"{option} must be a whole number of chips from {least}; got {value!r}", field=option)
+        raise ConfigurationError(f"{option} must be a whole number of chips from {least}; got {value!r}", field=option)
     return value
 
 
 def _flag(option: str, value: object) -> bool | None:
     if value is not None and not isinstance(value, bool):
-        raise InvalidHandError(f"{option} must be True, False or None (the game's default); got {value!r}",
-                               field=option)
+        raise ConfigurationError(f"{option} must be True, False or None (the game's default); got {value!r}",
+                                 field=option)
     return value
 
 
@@ -67,10 +67,10 @@ class TableRules:
 
     def __post_init__(self) -> None:
         if self.game not in _GAMES:
-            raise InvalidHandError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}", field="game")
+            raise ConfigurationError(f"game must be one of {', '.join(GAMES)}; got {self.game!r}", field="game")
         preset, cards, see_cost, raise_limit, sideshow, agreed, cover = _GAMES[self.game]
         if self.rules is not None and not isinstance(self.rules, Rules):
-            raise InvalidHandError(f"rules must be a prial.Rules or None; got {self.rules!r}", field="rules")
+            raise ConfigurationError(f"rules must be a prial.Rules or None; got {self.rules!r}", field="rules")
         ante = _chips("ante", self.ante, least=0, allow_none=False)
         assert ante is not None
         set_ = object.__setattr__
@@ -85,7 +85,7 @@ class TableRules:
             _chips("raise_limit", limit, least=1)
         set_(self, "raise_limit", limit)
         if not isinstance(self.pot_limit, bool):
-            raise InvalidHandError(f"pot_limit must be True or False; got {self.pot_limit!r}", field="pot_limit")
+            raise ConfigurationError(f"pot_limit must be True or False; got {self.pot_limit!r}", field="pot_limit")
         _chips("pot_cap", self.pot_cap, least=1)
         _chips("blind_turns", self.blind_turns, least=0)
         set_(self, "see_cost", _chips("see_cost", self.see_cost, least=1) or see_cost)
@@ -94,11 +94,11 @@ class TableRules:
              agreed if _flag("agreed_showdown", self.agreed_showdown) is None else self.agreed_showdown)
         set_(self, "cover", cover if _flag("cover", self.cover) is None else self.cover)
         if not isinstance(self.retain_blind, bool):
-            raise InvalidHandError(f"retain_blind must be True or False; got {self.retain_blind!r}",
-                                   field="retain_blind")
+            raise ConfigurationError(f"retain_blind must be True or False; got {self.retain_blind!r}",
+                                     field="retain_blind")
         if self.shuffle not in SHUFFLES:
-            raise InvalidHandError(f"shuffle must be one of {', '.join(SHUFFLES)}; got {self.shuffle!r}",
-                                   field="shuffle")
+            raise ConfigurationError(f"shuffle must be one of {', '.join(SHUFFLES)}; got {self.shuffle!r}",
+                                     field="shuffle")
         set_(self, "_native", NativeTable(
             rules=self.rules._config(), cards=cards, ante=ante, min_stake=self.min_stake,
             max_stake=-1 if self.max_stake is None else self.max_stake,
@@ -123,19 +123,23 @@ class TableRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> TableRules:
-        """The rules :meth:`to_dict` wrote."""
+        """The rules :meth:`to_dict` wrote.  What a deal or a record holds is
+        data read back, not options given: a bad one is an InvalidHandError."""
         if not isinstance(data, dict):
             raise InvalidHandError(f"table rules must be an object; got {data!r}", field="table")
         options = dict(data)
         rules = options.pop("rules", None)
-        if rules is not None:
-            if not isinstance(rules, dict):
-                raise InvalidHandError(f"table rules' ruleset must be an object; got {rules!r}", field="rules")
-            options["rules"] = Rules(**rules)
+        if rules is not None and not isinstance(rules, dict):
+            raise InvalidHandError(f"table rules' ruleset must be an object; got {rules!r}", field="rules")
         unknown = sorted(set(options) - set(_OPTIONS))
         if unknown:
             raise InvalidHandError(f"unknown table option {unknown[0]!r}", field=unknown[0])
-        return cls(**options)  # type: ignore[arg-type]
+        try:
+            if rules is not None:
+                options["rules"] = Rules(**rules)
+            return cls(**options)  # type: ignore[arg-type]
+        except ConfigurationError as exc:
+            raise InvalidHandError(str(exc), field=exc.field) from None
 
 
 _OPTIONS = ("game", "rules", "ante", "min_stake", "max_stake", "raise_limit", "pot_limit", "pot_cap",

@@ -14,7 +14,7 @@ from typing import NamedTuple, Union
 
 import numpy as np
 
-from ..errors import InvalidHandError
+from ..errors import ConfigurationError, InvalidHandError
 from .batch import self_play
 from .rules import TableRules
 
@@ -57,8 +57,8 @@ def _threshold(policy: Policy, index: int) -> float:
         return -1.0
     if isinstance(policy, (int, float)) and not isinstance(policy, bool) and 0 <= policy <= 1:
         return float(policy)
-    raise InvalidHandError(f"policy {index} must be None or 'random' (random legal actions) or a share from 0 to 1 "
-                           f"(the threshold player); got {policy!r}", row=index, field="policies")
+    raise ConfigurationError(f"policy {index} must be None or 'random' (random legal actions) or a share from 0 to 1 "
+                             f"(the threshold player); got {policy!r}", field="policies")
 
 
 def policy_name(policy: Policy) -> str:
@@ -109,15 +109,15 @@ def simulate(table: TableRules, policies: Sequence[Policy], deals: int, *, seed:
     if not isinstance(table, TableRules):
         raise InvalidHandError(f"table must be a prial.TableRules; got {table!r}", field="table")
     if isinstance(policies, str) or not isinstance(policies, Sequence) or len(policies) < 2:
-        raise InvalidHandError(f"policies must list one policy a seat, at least two; got {policies!r}",
-                               field="policies")
+        raise ConfigurationError(f"policies must list one policy a seat, at least two; got {policies!r}",
+                                 field="policies")
     thresholds = [_threshold(p, i) for i, p in enumerate(policies)]
     for name, value, least in (("block", block, 1), ("deals", deals, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise InvalidHandError(f"{name} must be a whole number from {least}; got {value!r}", field=name)
+            raise ConfigurationError(f"{name} must be a whole number from {least}; got {value!r}", field=name)
     if deals // block < MIN_BLOCKS:
-        raise InvalidHandError(f"{deals:,} deals make {deals // block} blocks of {block:,}; the intervals need at "
-                               f"least {MIN_BLOCKS} (more deals, or a smaller block)", field="deals")
+        raise ConfigurationError(f"{deals:,} deals make {deals // block} blocks of {block:,}; the intervals need at "
+                                 f"least {MIN_BLOCKS} (more deals, or a smaller block)", field="deals")
     n = len(policies)
     per_policy = np.empty((n, deals), dtype=np.float64)
     actions = 0
