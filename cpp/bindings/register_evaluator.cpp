@@ -197,6 +197,10 @@ void register_evaluator(py::module_& m) {
       .def_property_readonly("classes", &PyEvaluator::classes, "Number of strength classes (strengths 1..classes).")
       .def_property_readonly("slots", &PyEvaluator::slots, "Number of three-card combinations of the pack.")
       .def_property_readonly("pack_size", &PyEvaluator::pack_size, "Cards in the pack: 52 plus the jokers.")
+      .def_property_readonly(
+          "table_bytes", [](const PyEvaluator& ev) { return ev.best_of_table().bytes(); },
+          "Bytes of memory the ruleset's tables hold: the three-card table and the key and counting tables "
+          "built so far (they grow as hand sizes are first used); shared by every evaluator of the ruleset.")
       .def_property_readonly("categories", &PyEvaluator::categories,
                              "Read-only uint8 array indexed by strength (length classes + 1): the Category code "
                              "of each strength class (index 0 unused, 0).")
@@ -246,6 +250,11 @@ void register_evaluator(py::module_& m) {
         py::arg("evaluator"), py::arg("width"),
         "best_of_build_seconds(evaluator, width)\n--\n\n"
         "Seconds the evaluator's best-of key table for `width` cards took to build (benchmarks).");
+
+  m.def("live_table_bytes", &prial::live_table_bytes,
+        "live_table_bytes()\n--\n\n"
+        "Bytes held by every ruleset table alive in the process (three-card, best-of key and counting "
+        "tables), whoever holds them: what prial.evaluator's cache of rulesets bounds.");
 
   m.attr("OPPONENT_MODEL_DEALS") = kModelDeals;
   m.attr("MAX_CRASH_VALUE") = static_cast<int>(kMaxCrashValue);

@@ -113,6 +113,17 @@ py::tuple equity_counts(const PyEvaluator& ev, const py::handle& hand, const py:
   return py::make_tuple(counts.win, counts.tie, counts.lose);
 }
 
+// Hands of the pack, as many cards as `hand`, whose key is below its key:
+// read from the ruleset's counting table (built on first use), which the
+// ruleset's tables hold and count, rather than from a sort of every key.
+std::uint64_t hands_below(const PyEvaluator& ev, const py::handle& hand) {
+  const std::vector<Card> cards = cards_from(hand);
+  const BestOfTable& table = ev.best_of_table();
+  const BestKey key = table.key(cards.data(), cards.size(), "hand");
+  const KeyCensus& census = without_gil([&]() -> const KeyCensus& { return table.census(cards.size()); });
+  return census.below(census.rank(key));
+}
+
 // Exact heads-up (win, tie, lose) counts of every row, no dead cards.
 py::array_t<std::uint64_t> equity_batch(const PyEvaluator& ev, const py::object& hands, const py::object& threads,
                                         const CancelFlag* cancel) {
@@ -171,6 +182,9 @@ void register_play(py::module_& m) {
         "(win, tie, lose) deal counts of `hand` against `opponents` hands: every deal (samples=0) or "
         "`samples` deals from `seed`.  cancel: a CancelFlag; cancel() from another thread stops the work "
         "(CancelledError).");
+  m.def("hands_below", &hands_below, py::arg("evaluator"), py::arg("hand"),
+        "hands_below(evaluator, hand)\n--\n\n"
+        "How many hands of the pack with as many cards as `hand` (3, 4 or 5) it beats strictly.");
   m.def("equity_batch", &equity_batch, py::arg("evaluator"), py::arg("hands"), py::kw_only(),
         py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
         "equity_batch(evaluator, hands, *, threads=None, cancel=None)\n--\n\n"

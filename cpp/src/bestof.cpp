@@ -9,10 +9,10 @@
 #endif
 
 #include "batch_rows.hpp"
-#include "bounded_cache.hpp"
 #include "kernels.hpp"
 #include "portable.hpp"
 #include "prial/evaluator.hpp"
+#include "shared_tables.hpp"
 
 namespace prial {
 namespace {
@@ -147,6 +147,13 @@ std::string prefixed(const std::string& where, const std::string& what) {
 
 BestOfTable::BestOfTable(std::shared_ptr<const ThreeCardTable> three) : three_(std::move(three)) {}
 
+BestOfTable::~BestOfTable() { g_live_table_bytes -= built_bytes_; }
+
+void BestOfTable::count_built(std::size_t bytes) const noexcept {
+  built_bytes_ += bytes;
+  g_live_table_bytes += bytes;
+}
+
 BestOfTable::Lazy& BestOfTable::lazy(std::size_t width) const {
   Lazy& entry = lazy_[width_index(width)];
   std::call_once(entry.once, [&] { build(width, entry); });
@@ -160,6 +167,7 @@ const BestKey* BestOfTable::by_rank_keys(std::size_t width) const {
 }
 std::size_t BestOfTable::slots(std::size_t width) const { return lazy(width).keys->size(); }
 double BestOfTable::build_seconds(std::size_t width) const { return lazy(width).seconds; }
+std::size_t BestOfTable::bytes() const noexcept { return three_->bytes() + built_bytes_; }
 
 // Every combination in colex order (so the running slot is the index): the
 // key is the best over its C(width, 3) kept threes of (strength, discards).
@@ -212,6 +220,7 @@ void BestOfTable::build(std::size_t width, Lazy& into) const {
   }
   if (width >= 4 && three_->by_rank_low() != nullptr) build_by_rank(width, into);
   into.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  count_built(into.keys->size() * sizeof(BestKey) + into.by_rank.capacity() * sizeof(BestKey));
 }
 
 namespace {
@@ -357,10 +366,9 @@ std::size_t BestOfTable::key_batch(const Card* hands, std::size_t rows, std::siz
 }
 
 std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules) {
-  // Fewer than three_card_table() keeps: each holds up to ~14 MB of keys.
-  static BoundedCache<RulesConfig, BestOfTable> cache(16);
+  static SharedTables<RulesConfig, BestOfTable> shared;
   auto three = three_card_table(rules);
-  return cache.get(rules, [&] { return std::make_shared<const BestOfTable>(std::move(three)); });
+  return shared.get(rules, [&] { return std::make_shared<const BestOfTable>(std::move(three)); });
 }
 
 }  // namespace prial

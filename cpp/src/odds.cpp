@@ -329,7 +329,10 @@ const KeyCensus& BestOfTable::census(std::size_t width) const {
     throw InvalidHand("census: expected 3, 4 or 5 cards, got " + std::to_string(width));
   }
   LazyCensus& entry = census_[width - 3];
-  std::call_once(entry.once, [&] { entry.census = std::make_shared<const KeyCensus>(*this, static_cast<int>(width)); });
+  std::call_once(entry.once, [&] {
+    entry.census = std::make_shared<const KeyCensus>(*this, static_cast<int>(width));
+    count_built(entry.census->bytes());
+  });
   return *entry.census;
 }
 

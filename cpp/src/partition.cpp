@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <bitset>
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <tuple>
 
 #include "parallel.hpp"
 #include "portable.hpp"
 #include "prial/bestof.hpp"
 #include "prial/evaluator.hpp"
+#include "shared_tables.hpp"
 #include "splitmix.hpp"
 
 namespace prial {
@@ -447,15 +446,11 @@ class OpponentModel {
 namespace {
 
 std::shared_ptr<const OpponentModel> opponent_model(const Partitioner& lexicographic) {
-  static std::mutex mutex;
-  using Key = std::tuple<RulesConfig, int, int, int>;
-  static std::map<Key, std::shared_ptr<const OpponentModel>> cache;
+  // Shared while partitioners hold it, as the tables it is made from.
+  static SharedTables<std::tuple<RulesConfig, int, int, int>, OpponentModel> shared;
   const auto& o = lexicographic.options();
-  const Key key{lexicographic.table().rules(), o.cards, o.hands, o.min_category};
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& entry = cache[key];
-  if (!entry) entry = std::make_shared<const OpponentModel>(lexicographic);
-  return entry;
+  return shared.get({lexicographic.table().rules(), o.cards, o.hands, o.min_category},
+                    [&] { return std::make_shared<const OpponentModel>(lexicographic); });
 }
 
 }  // namespace

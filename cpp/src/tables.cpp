@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "bounded_cache.hpp"
+#include "shared_tables.hpp"
 
 namespace prial {
 namespace {
@@ -199,7 +199,12 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
         1 + (std::lower_bound(distinct.begin(), distinct.end(), keys[s]) - distinct.begin()));
   }
   if (rules_.wild_mask == 0 && rules_.jokers == 0) build_by_rank();
+  g_live_table_bytes += bytes();
 }
+
+ThreeCardTable::~ThreeCardTable() { g_live_table_bytes -= bytes(); }
+
+std::size_t live_table_bytes() noexcept { return g_live_table_bytes; }
 
 // Fills by_rank_ and keeps it only if no two hands with the same ranks and
 // suitedness differ in strength (true without wild cards; checked anyway).
@@ -229,6 +234,11 @@ std::vector<Category> categories_by_strength(const ThreeCardTable& table) {
   return out;
 }
 
+std::size_t ThreeCardTable::bytes() const noexcept {
+  return sizeof(*this) + strength_.capacity() * sizeof(Strength) + shape_.capacity() * sizeof(NaturalValue) +
+         wilds_.capacity() + by_rank_.capacity();
+}
+
 std::array<Category, kCategories> category_order(const ThreeCardTable& table) {
   std::array<Strength, kCategories> strongest{};  // 0: no hand in this category
   for (std::uint32_t slot = 0; slot < table.slots(); ++slot) {
@@ -244,8 +254,8 @@ std::array<Category, kCategories> category_order(const ThreeCardTable& table) {
 }
 
 std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules) {
-  static BoundedCache<RulesConfig, ThreeCardTable> cache(64);
-  return cache.get(rules, [&] { return std::make_shared<const ThreeCardTable>(rules); });
+  static SharedTables<RulesConfig, ThreeCardTable> shared;
+  return shared.get(rules, [&] { return std::make_shared<const ThreeCardTable>(rules); });
 }
 
 }  // namespace prial

@@ -17,7 +17,7 @@ from ._lazy import lazy_names, public_dir
 from .cards import format_cards, parse_cards, random_hands
 from .categories import Category
 from .errors import CancelledError, ConfigurationError, Error, IllegalActionError, InvalidHandError, InvalidShowdownError
-from .evaluator import Evaluator
+from .evaluator import Evaluator, TableCache, set_table_cache_limit, table_cache_info
 from .play import (
     CASINO_BRAG_PAYTABLE,
     PAIR_PLUS_1_4_6_30_40,
@@ -143,6 +143,7 @@ __all__ = [
     "ScoreSummary",
     "ShowdownResult",
     "Split",
+    "TableCache",
     "TableRules",
     "audit_file",
     "audit_table",
@@ -163,9 +164,11 @@ __all__ = [
     "random_hands",
     "sample_deals",
     "score_file",
+    "set_table_cache_limit",
     "settle_casino",
     "showdown",
     "showdown_batch",
     "simulate",
+    "table_cache_info",
     "write_sample_log",
 ]

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import CancelFlag, Objective, equity_batch, register_result_types
+from ._core import CancelFlag, Objective, equity_batch, live_table_bytes, register_result_types
 from ._core import Evaluator as NativeEvaluator
 from ._native import face_of
 from .cards import CardsLike
 from .categories import Category, parse_category
+from .errors import ConfigurationError
 from .results import BestHand, HandValue, Split
 from .rules import Rules
 
@@ -122,14 +126,78 @@ def _floor(min_category: Category | int | str | None) -> Category | None:
 
 def evaluator_for(rules: Rules | None) -> Evaluator:
     """The one shared Evaluator of a ruleset (``None``: standard Brag)."""
-    return _standard() if rules is None else _shared(rules)
+    return _standard() if rules is None else _evaluators.get(rules)
 
 
 @functools.cache  # making Rules() takes longer than a whole heads-up equity
 def _standard() -> Evaluator:
-    return _shared(Rules())
+    return _evaluators.get(Rules())
 
 
-@functools.lru_cache(maxsize=32)  # bounded: callers choose the rules
-def _shared(rules: Rules) -> Evaluator:
-    return Evaluator(rules)
+# The default bound of the rulesets' tables kept between calls: a few
+# rulesets used with every hand size (their key and counting tables reach
+# 27 to 40 MB each), or hundreds used with three cards only (150 KB each).
+TABLE_CACHE_BYTES = 256 << 20
+
+
+class TableCache(NamedTuple):
+    """What ``prial.table_cache_info()`` reports."""
+
+    rulesets: int  # rulesets whose evaluators are kept
+    bytes: int  # held by every ruleset's tables alive in the process, kept or in use
+    limit: int  # the bound, in bytes
+
+
+class _Evaluators:
+    """The evaluators of the rulesets in use, least recently used first,
+    bounded by the bytes their tables hold rather than by their number:
+    those tables grow as hand sizes are first used, from 150 KB to 40 MB a
+    ruleset, so that no count bounds them.
+
+    Every lookup first lets go of the least recently used evaluators until
+    all the ruleset tables alive (the native core counts them, whoever
+    holds them) fit the bound, or only the ruleset looked up is left: one
+    ruleset bigger than the bound still serves its call.  The tables a
+    call builds after its lookup count from the next one."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Rules, Evaluator] = OrderedDict()
+
+    def get(self, rules: Rules) -> Evaluator:
+        with self._lock:
+            found = self._kept.get(rules)
+        # Built outside the lock (a few milliseconds): lookups of other
+        # rulesets go on meanwhile.  Two threads building one ruleset at
+        # once share its tables, and the first evaluator kept wins.
+        made = Evaluator(rules) if found is None else found
+        with self._lock:
+            evaluator = self._kept.setdefault(rules, made)
+            self._kept.move_to_end(rules)
+            while len(self._kept) > 1 and live_table_bytes() > self.limit:
+                self._kept.popitem(last=False)
+            return evaluator
+
+    def info(self) -> TableCache:
+        with self._lock:
+            return TableCache(len(self._kept), live_table_bytes(), self.limit)
+
+
+_evaluators = _Evaluators(TABLE_CACHE_BYTES)
+
+
+def set_table_cache_limit(limit: int) -> None:
+    """Bound, in bytes, the tables of the rulesets kept between calls
+    (``TABLE_CACHE_BYTES``, 256 MiB, by default); the least recently used
+    go first, at the next lookup of a ruleset.  ``prial serve
+    --table-cache-mb`` sets it in each server process."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ConfigurationError(f"table cache limit must be a whole number of bytes >= 0, got {limit!r}")
+    _evaluators.limit = limit
+
+
+def table_cache_info() -> TableCache:
+    """How many rulesets' evaluators are kept, the bytes all the ruleset
+    tables alive hold (kept ones and those in use elsewhere), and the bound."""
+    return _evaluators.info()

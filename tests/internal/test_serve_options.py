@@ -34,7 +34,7 @@ def parse(*argv: str) -> argparse.Namespace:
 SAMPLES = {
     "--host": "0.0.0.0", "--port": "6000", "--port-file": "/run/port", "--workers": "3", "--processes": "2",
     "--threads-per-call": "2", "--max-batch": "1000", "--max-stream-batches": "10", "--max-message-mb": "8",
-    "--max-concurrent-rpcs": "5", "--max-bytes-in-flight-mb": "32", "--idle-timeout": "1.5",
+    "--max-concurrent-rpcs": "5", "--max-bytes-in-flight-mb": "32", "--table-cache-mb": "64", "--idle-timeout": "1.5",
     "--max-streams-per-connection": "7", "--tls-cert": "c.pem", "--tls-key": "k.pem", "--tls-client-ca": "ca.pem",
     "--auth-token-file": "tokens", "--metrics-port": "9100", "--grace": "2", "--drain": "1",
     "--keepalive-time": "30", "--keepalive-timeout": "5", "--max-connection-idle": "60",

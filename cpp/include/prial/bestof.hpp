@@ -53,6 +53,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -138,6 +139,7 @@ class KeyBuffer {
 class BestOfTable {
  public:
   explicit BestOfTable(std::shared_ptr<const ThreeCardTable> three);
+  ~BestOfTable();
 
   const ThreeCardTable& three() const noexcept { return *three_; }
   int pack_size() const noexcept { return three_->pack_size(); }
@@ -152,6 +154,9 @@ class BestOfTable {
   const BestKey* by_rank_keys(std::size_t width) const;
   // Seconds spent building each width's table (0 until built).
   double build_seconds(std::size_t width) const;
+  // Memory held, in bytes: the three-card table's and those of the key and
+  // counting tables built so far (they grow as widths are first used).
+  std::size_t bytes() const noexcept;
 
   // The key of `width` cards in any order.  Validates (count 3..5, range,
   // repeats) and throws InvalidHand prefixed by `where`.
@@ -183,6 +188,7 @@ class BestOfTable {
   Lazy& lazy(std::size_t width) const;
   void build(std::size_t width, Lazy& into) const;
   void build_by_rank(std::size_t width, Lazy& into) const;
+  void count_built(std::size_t bytes) const noexcept;  // a lazy table's, once built
 
   std::shared_ptr<const ThreeCardTable> three_;
   mutable std::array<Lazy, 3> lazy_;  // widths 3, 4, 5
@@ -191,9 +197,10 @@ class BestOfTable {
     std::shared_ptr<const KeyCensus> census;  // shared_ptr: KeyCensus is incomplete here
   };
   mutable std::array<LazyCensus, 3> census_;  // widths 3, 4, 5
+  mutable std::atomic<std::size_t> built_bytes_{0};  // of the lazy tables, as each is built
 };
 
-// One table per ruleset, shared (thread-safe), like three_card_table().
+// One table per ruleset, shared while held (thread-safe), like three_card_table().
 std::shared_ptr<const BestOfTable> best_of_table(const RulesConfig& rules);
 
 // The batch kernels behind key_batch, one contiguous run of `rows` hands:

@@ -105,6 +105,11 @@ class KeyCensus {
   std::uint64_t below(std::uint32_t r) const noexcept { return all_[r]; }
   // The same among the hands holding `card`.
   std::uint64_t below_with(Card card, std::uint32_t r) const noexcept { return per_card_[card * stride_ + r]; }
+  // Memory held, in bytes.
+  std::size_t bytes() const noexcept {
+    return sizeof(*this) + (rank_of_key_.capacity() + all_.capacity() + per_card_.capacity()) * sizeof(std::uint32_t) +
+           (pair_class_.capacity() + per_pair_.capacity()) * sizeof(std::uint16_t);
+  }
   // Whether below_with_both answers (the suits and jokers are interchangeable).
   bool has_pairs() const noexcept { return !per_pair_.empty(); }
   // The same among the hands holding both cards a < b (has_pairs() only).

@@ -54,6 +54,9 @@ using Strength = std::uint16_t;
 class ThreeCardTable {
  public:
   explicit ThreeCardTable(const RulesConfig& rules);
+  ~ThreeCardTable();
+  ThreeCardTable(const ThreeCardTable&) = delete;
+  ThreeCardTable& operator=(const ThreeCardTable&) = delete;
 
   const RulesConfig& rules() const noexcept { return rules_; }
   int pack_size() const noexcept { return rules_.pack_size(); }
@@ -66,6 +69,8 @@ class ThreeCardTable {
   NaturalValue shape(std::uint32_t slot) const noexcept { return shape_[slot]; }
   int wilds(std::uint32_t slot) const noexcept { return wilds_[slot]; }
   Category category(std::uint32_t slot) const noexcept { return category_of(shape_[slot]); }
+  // Memory the table holds, in bytes.
+  std::size_t bytes() const noexcept;
   // "Run, 3-2-A": the hand in words (rules.hpp describe()).
   std::string description(std::uint32_t slot) const { return describe(shape_[slot], wilds_[slot]); }
 
@@ -108,7 +113,14 @@ std::vector<Category> categories_by_strength(const ThreeCardTable& table);
 std::array<Category, kCategories> category_order(const ThreeCardTable& table);
 
 // Tables are built once per ruleset and shared by every Evaluator that asks
-// for the same rules (thread-safe).
+// for the same rules while any of them holds it (thread-safe): the holders
+// keep tables, never the registry, so hold the pointer for as long as the
+// ruleset is in use.
 std::shared_ptr<const ThreeCardTable> three_card_table(const RulesConfig& rules);
+
+// Bytes held by all the ruleset tables alive in the process: the three-card
+// tables and the best-of key and counting tables built so far (bytes() of
+// each), whoever holds them.  What a cache of rulesets bounds.
+std::size_t live_table_bytes() noexcept;
 
 }  // namespace prial

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import ConfigurationError
+from ..evaluator import TABLE_CACHE_BYTES
 
 MiB = 1 << 20
 # Open files a server keeps for itself beside its connections (its tables,
@@ -27,6 +28,7 @@ class ServeOptions:
     max_message_bytes: int = 64 * MiB  # both directions, both sides
     max_concurrent_rpcs: int | None = None  # calls in flight per method and process; None: 8 x workers, at least 64
     max_bytes_in_flight: int = 256 * MiB  # memory for the work in flight per process (prial.service.calls)
+    table_cache_bytes: int = TABLE_CACHE_BYTES  # the rulesets' tables kept between calls, per process
     idle_timeout_s: float = 30.0  # a call's next request message must come within this
     max_streams_per_connection: int = 100  # HTTP/2 streams a client may hold open on one connection
     tls_cert: str | None = None

@@ -15,7 +15,7 @@ import grpc
 import numpy as np
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from ..evaluator import evaluator_for
+from ..evaluator import evaluator_for, set_table_cache_limit
 from ..rules import Rules
 from . import reflection
 from .auth import BearerTokenAuth
@@ -181,6 +181,7 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
     asyncio.get_running_loop().add_signal_handler(RELOAD_SIGNAL, built.secrets.reload)
     trimmer = threading.Event()
     keep_the_heap_compact(trimmer, lambda: observer.calls_finished)
+    set_table_cache_limit(options.table_cache_bytes)
     # Warm the default tables (three, four and five cards) before SERVING.
     default = evaluator_for(Rules())
     for width in (4, 5):

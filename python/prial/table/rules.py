@@ -8,6 +8,7 @@ from typing import Literal, Union
 
 from .._core import Table as NativeTable
 from ..errors import ConfigurationError, InvalidHandError
+from ..evaluator import evaluator_for
 from ..rules import Rules
 
 Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti"]
@@ -99,6 +100,10 @@ class TableRules:
         if self.shuffle not in SHUFFLES:
             raise ConfigurationError(f"shuffle must be one of {', '.join(SHUFFLES)}; got {self.shuffle!r}",
                                      field="shuffle")
+        # The native table shares the ruleset's tables with its evaluator,
+        # which the bounded cache of rulesets keeps between calls: the
+        # native side keeps no table once its holders let go.
+        evaluator_for(self.rules)
         set_(self, "_native", NativeTable(
             rules=self.rules._config(), cards=cards, ante=ante, min_stake=self.min_stake,
             max_stake=-1 if self.max_stake is None else self.max_stake,

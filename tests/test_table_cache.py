@@ -1,0 +1,76 @@
+"""The rulesets' tables kept between calls are bounded in bytes, whatever
+the number of rulesets a caller cycles through, and answers stay right
+once a ruleset's tables have gone and are built again."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+
+import numpy as np
+import pytest
+
+import prial
+from prial import Rules
+
+MIB = 1 << 20
+HAND = "As Ks Qs Js Ts"
+# Distinct rulesets, each with tables of its own: suit orders.  Five-card
+# equity builds a ruleset's key and counting tables, 89 MB of them.
+RULESETS = [Rules(suit_order="".join(order)) for order in itertools.permutations("shdc")][:10]
+
+
+@pytest.fixture
+def limit():
+    """A 100 MiB bound for the test, the default put back after it."""
+    before = prial.table_cache_info().limit
+    prial.set_table_cache_limit(100 * MIB)
+    yield 100 * MIB
+    prial.set_table_cache_limit(before)
+
+
+def test_cycling_through_rulesets_keeps_the_tables_within_the_bound(limit):
+    first = [prial.equity(HAND, rules=rules) for rules in RULESETS[:3]]
+    for rules in RULESETS:
+        # The bound is kept at each lookup; the tables this call builds
+        # after its own lookup come on top until the next one.
+        result = prial.equity(HAND, rules=rules)
+        built = prial.Evaluator(rules).table_bytes
+        info = prial.table_cache_info()
+        assert info.bytes <= limit + built, (info, built)
+        assert result.exact and result.win + result.tie + result.lose == pytest.approx(1)
+    # A bound's worth kept, not every ruleset's (890 MB).
+    assert 1 <= info.rulesets < len(RULESETS)
+    # The first rulesets' tables went long ago: built again, same answers.
+    assert [prial.equity(HAND, rules=rules) for rules in RULESETS[:3]] == first
+
+
+def test_a_ruleset_bigger_than_the_bound_still_answers(limit):
+    prial.set_table_cache_limit(0)
+    rules = RULESETS[5]
+    fresh = prial.equity(HAND, rules=rules, with_percentile=True)
+    big = prial.Evaluator(rules).table_bytes
+    assert big > 80 * MIB
+    assert prial.equity(HAND, rules=rules, with_percentile=True) == fresh
+    prial.percentile("As Ks Qs", RULESETS[6])  # the next lookup lets the big one go
+    info = prial.table_cache_info()
+    assert info.rulesets == 1 and info.bytes < big
+
+
+def test_the_percentile_is_the_share_of_hands_strictly_below():
+    # Against a count over every hand of the pack, in rulesets with and
+    # without wild cards and suit ties.
+    for rules in (None, Rules(wild="deuces"), Rules(jokers=1), Rules(lowball=True, suit_order="shdc")):
+        ev = prial.Evaluator(rules)
+        for width in (3, 4):
+            hands = list(itertools.combinations(range(ev.pack_size), width))
+            keys = sorted(ev.best_of_batch(np.array(hands, dtype=np.uint8)).tolist())
+            for hand in hands[:: len(hands) // 7]:
+                below = bisect.bisect_left(keys, ev.best_of(list(hand)).key)
+                assert prial.percentile(list(hand), rules) == below / len(keys)
+
+
+@pytest.mark.parametrize("limit_value", [-1, 1.5, True, "big"])
+def test_a_bad_bound_is_refused_in_one_line(limit_value):
+    with pytest.raises(prial.ConfigurationError, match="table cache limit must be a whole number of bytes"):
+        prial.set_table_cache_limit(limit_value)
