@@ -57,6 +57,7 @@ class RefTable:
     sideshow: bool = False
     agreed_showdown: bool = True
     cover: bool = True
+    retain_blind: bool | str = False  # the deals that follow are tests/table_reference_retained.py's
 
     @property
     def discards(self) -> int:
@@ -66,7 +67,7 @@ class RefTable:
 def make_table(game: str = "brag", preset: str | None = None, ace_two_three: str | None = None,
                top_prial: str | None = None, ante: int = 1, min_stake: int | None = None, max_stake=None,
                raise_limit=None, pot_limit: bool = False, pot_cap=None, blind_turns=None, see_cost=None,
-               sideshow=None, agreed_showdown=None, cover=None) -> RefTable:
+               sideshow=None, agreed_showdown=None, cover=None, retain_blind=False) -> RefTable:
     """The table with every None resolved to the game's default."""
     g_preset, cards, g_see, g_raise, g_side, g_agree, g_cover = GAMES[game]
     preset = preset or g_preset
@@ -80,7 +81,7 @@ def make_table(game: str = "brag", preset: str | None = None, ace_two_three: str
         blind_turns=blind_turns, see_cost=g_see if see_cost is None else see_cost,
         sideshow=g_side if sideshow is None else sideshow,
         agreed_showdown=g_agree if agreed_showdown is None else agreed_showdown,
-        cover=g_cover if cover is None else cover)
+        cover=g_cover if cover is None else cover, retain_blind=retain_blind)
 
 
 def half_up(x: int) -> int:
@@ -271,7 +272,7 @@ class RefDeal:
         if self.sideshow_asked is not None:
             return [("accept", None, None, None), ("decline", None, None, None)]
         if self.must_discard is not None:
-            return [("discard", None, None, None)]
+            return [("discard", None, None, None)] + [("fold", None, None, None)] * self.may_fold_first(seat)
         out = [kind for kind in KINDS
                if self.refusal(kind, None, self.probe_amount(kind), self.probe_discards(kind)) is None]
         legal = []
@@ -313,7 +314,7 @@ class RefDeal:
                 return "answer_sideshow"
         elif kind in ("accept", "decline"):
             return "no_sideshow"
-        if self.must_discard is not None and kind != "discard":
+        if self.must_discard is not None and kind != "discard" and not (kind == "fold" and self.may_fold_first(seat)):
             return "must_discard"
         if kind == "discard" and self.must_discard is None:
             return "no_discard"
@@ -321,6 +322,8 @@ class RefDeal:
             return "bad_amount"
         if kind in ("stake", "sideshow") and amount is None:
             return "bad_amount"
+        if kind not in ("look", "discard", "fold", "accept", "decline") and self.short_of_face_up(seat):
+            return "must_beat_face_up"
         # Where an action breaks several rules the docs do not rank them; the
         # order here is the engine's: past blind_turns before the action's own
         # rules, and a stake the stack cannot pay before one above the limits.
@@ -367,6 +370,8 @@ class RefDeal:
             other = [s for s in self.players_in() if s != seat][0]
             if not self.blind(seat) and self.blind(other):
                 return "see_blind_man"
+            if self.two_hands(seat) or self.two_hands(other):
+                return "see_two_hands"
             price = self.see_price(seat)
             if amount is not None and amount != price:
                 return "see_price"
@@ -386,6 +391,19 @@ class RefDeal:
                 return "agree_needs_three"
             return None
         return None  # fold, accept, decline
+
+    # ---- retained hands: none in a single deal (RetainedDeal has them) ----
+
+    def may_fold_first(self, seat: int) -> bool:
+        """Whether a player who owes discards may fold instead."""
+        return False
+
+    def short_of_face_up(self, seat: int) -> bool:
+        """Whether the player must beat a hand dealt face up and does not."""
+        return False
+
+    def two_hands(self, seat: int) -> bool:
+        return False
 
     # ---- doing it --------------------------------------------------------
 

@@ -270,7 +270,22 @@ class TableDeal {
   int hands(int seat) const { return state_.seat[checked_seat(seat)].hands; }
   py::object retained_cards(int seat) const {
     const PlayerState& p = state_.seat[checked_seat(seat)];
-    if (p.hands != 2 || !p.second_known) return py::none();
+    if (p.hands != 2) return py::none();
+    const bool face_up = state_.face_up == seat;  // the retained hand is then `cards`, the face-up one `second`
+    if (!(face_up ? p.known : p.second_known)) return py::none();
+    return card_list(face_up ? p.cards.data() : p.second.data(), table_->config.cards);
+  }
+
+  // Whether a seat holds a hand dealt face up now (beside a retained one,
+  // or as the one it kept).
+  bool holds_face_up(int seat) const {
+    return state_.face_up == checked_seat(seat) && state_.face_up_held && state_.in(seat);
+  }
+  // The hand dealt face up to a seat in this deal, every card of it, held
+  // or not (`second` keeps it throughout); None if none was or it is unknown.
+  py::object face_up_cards(int seat) const {
+    const PlayerState& p = state_.seat[checked_seat(seat)];
+    if (state_.face_up != seat || !p.second_known) return py::none();
     return card_list(p.second.data(), table_->config.cards);
   }
 
@@ -381,7 +396,7 @@ void register_table(py::module_& m) {
   py::class_<TableHandle>(m, "Table", "A betting table's resolved rules and the ruleset's tables.")
       .def(py::init([](const RulesConfig& rules, int cards, Chips ante, Chips min_stake, Chips max_stake,
                        Chips raise_limit, bool raise_double, bool pot_limit, Chips pot_cap, int blind_turns,
-                       int see_cost, bool sideshow, bool agreed_showdown, bool cover, bool retain_blind) {
+                       int see_cost, bool sideshow, bool agreed_showdown, bool cover, int retain_blind) {
              TableConfig c;
              c.cards = static_cast<std::uint8_t>(cards < 3 || cards > 5 ? 0 : cards);
              c.discards = static_cast<std::uint8_t>(cards - 3);
@@ -397,7 +412,9 @@ void register_table(py::module_& m) {
              c.sideshow = sideshow;
              c.agreed_showdown = agreed_showdown;
              c.cover = cover;
-             c.retain_blind = retain_blind;
+             if (retain_blind < 0 || retain_blind > 2)
+               throw InvalidHand("retain_blind must be 0 (no), 1 (blind) or 2 (face up)", -1, "retain_blind");
+             c.retain_blind = static_cast<Retain>(retain_blind);
              return TableHandle{make_table(c, rules)};
            }),
            py::arg("rules"), py::arg("cards"), py::arg("ante"), py::arg("min_stake"), py::arg("max_stake"),
@@ -406,7 +423,8 @@ void register_table(py::module_& m) {
            py::arg("cover"), py::arg("retain_blind"),
            "__init__(self, rules, cards, ante, min_stake, max_stake, raise_limit, raise_double, pot_limit, "
            "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover, retain_blind)\n--\n\n"
-           "A table's rules, every option resolved (-1: no limit); InvalidHandError names a bad option.");
+           "A table's rules, every option resolved (-1: no limit; retain_blind 0: no, 1: blind, 2: face up); "
+           "InvalidHandError names a bad option.");
 
   m.def(
       "table_self_play",
@@ -523,6 +541,11 @@ void register_table(py::module_& m) {
            "the seat that may keep its hand or -1), None until over.")
       .def("hands", [](const TableDeal& d, int seat) { return d.hands(seat); }, py::arg("seat"),
            "hands(self, seat)\n--\n\nHow many hands a seat holds (2 with a retained blind hand).")
+      .def("holds_face_up", &TableDeal::holds_face_up, py::arg("seat"),
+           "holds_face_up(self, seat)\n--\n\nWhether a seat holds a hand dealt face up now.")
+      .def("face_up_cards", &TableDeal::face_up_cards, py::arg("seat"),
+           "face_up_cards(self, seat)\n--\n\nThe hand dealt face up to a seat in this deal, held or not; None "
+           "if none was or it is unknown.")
       .def("retained_cards", &TableDeal::retained_cards, py::arg("seat"),
            "retained_cards(self, seat)\n--\n\nThe retained hand a seat holds beside its own; None if none or "
            "unknown.");

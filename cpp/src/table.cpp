@@ -33,6 +33,7 @@ constexpr CodeText kCodeTexts[kCodes] = {
     {"no_discard", "no discard is due"},
     {"blind_turns_over", "a blind player past the blind-turn limit may only look or fold"},
     {"bad_amount", "the action takes no amount or discards of that kind"},
+    {"must_beat_face_up", "while a hand dealt face up is held, every other player who has looked must beat it or fold"},
     {"already_open", "only a blind player may look"},
     {"discard_count", "the wrong number of discards"},
     {"discard_not_held", "a discarded card must be one of the player's cards"},
@@ -97,6 +98,28 @@ bool must_fold(const Table& t, const DealState& s, int i) noexcept {
   return s.stacks && !t.config.cover && s.seat[i].stack < least_stake(s, i);
 }
 
+// The hand dealt face up as it plays now: every card of it while its
+// holder still holds two hands, the kept three and discards once kept.
+PlayerState face_up_hand(const DealState& s) noexcept {
+  const PlayerState& holder = s.seat[s.face_up];
+  if (holder.hands == 1) return holder;
+  PlayerState hand;
+  hand.cards = holder.second;
+  hand.known = holder.second_known;
+  return hand;
+}
+
+// Seat i has looked and its hand does not beat the hand dealt face up,
+// which someone else still holds: it may only fold.  Unknown cards on
+// either side cannot be compared, and leave every action open.
+bool must_beat_face_up(const Table& t, const DealState& s, int i) {
+  if (s.face_up == kNobody || !s.face_up_held || s.face_up == i || !s.in(s.face_up)) return false;
+  const PlayerState& p = s.seat[i];
+  if (p.status != Status::Open || !p.known) return false;
+  const PlayerState hand = face_up_hand(s);
+  return hand.known && hand_key(t, p) <= hand_key(t, hand);
+}
+
 Chips see_price(const Table& t, const DealState& s, int i) noexcept {
   return static_cast<Chips>(t.config.see_cost) * least_stake(s, i);
 }
@@ -151,7 +174,7 @@ int legal_actions(const Table& t, const DealState& s, Legal* out) noexcept {
     return n;
   }
   const bool blind = p.status == Status::Blind;
-  if (must_fold(t, s, i)) {
+  if (must_fold(t, s, i) || must_beat_face_up(t, s, i)) {
     out[n++] = Legal{Kind::Fold};
     return n;
   }
@@ -201,7 +224,7 @@ bool holds(const PlayerState& p, int cards, Card c) noexcept {
   return std::find(p.cards.begin(), p.cards.begin() + cards, c) != p.cards.begin() + cards;
 }
 
-Code check(const Table& t, const DealState& s, const Move& m) noexcept {
+Code check(const Table& t, const DealState& s, const Move& m) {
   const TableConfig& c = t.config;
   if (s.phase == Phase::Over) return Code::DealOver;
   if (m.player >= s.players) return Code::UnknownPlayer;
@@ -220,6 +243,9 @@ Code check(const Table& t, const DealState& s, const Move& m) noexcept {
   if ((takes_amount && m.amount == kNoAmount) || (!may_take_amount && m.amount != kNoAmount))
     return Code::BadAmount;
   if (m.kind != Kind::Discard && m.ndiscards != 0) return Code::BadAmount;
+  if (m.kind != Kind::Look && m.kind != Kind::Discard && m.kind != Kind::Fold && !answer &&
+      must_beat_face_up(t, s, i))
+    return Code::MustBeatFaceUp;
   const int in = s.players_in();
   switch (m.kind) {
     case Kind::Look:
@@ -328,17 +354,21 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
   if (p.deciding) {
     p.deciding = false;
     p.hands = 1;
+    const bool face_up = s.face_up == i;
     if (m.kind == Kind::Fold) {
-      // The looked hand folded: the retained one stays, still unseen.
-      emit(events, EventKind::FoldHand, i, 0);
+      // The looked hand folded: the other stays, still unseen, or, dealt
+      // face up, played open (and, of four or five cards, discarded from).
+      emit(events, EventKind::FoldHand, i, face_up ? 1 : 0);
       p.cards = p.second;
       p.known = p.second_known;
-      p.status = Status::Blind;
-      p.must_discard = false;
-      p.seen_by = 0;
+      p.status = face_up ? Status::Open : Status::Blind;
+      p.must_discard = face_up && t.config.discards > 0;
+      p.seen_by = face_up ? s.all_seats() : 0;
       return Code::Ok;
     }
-    emit(events, EventKind::FoldHand, i, 1);  // the looked hand kept: the retained one folded unseen
+    // The looked hand kept: the other folded (unseen, unless dealt face up).
+    emit(events, EventKind::FoldHand, i, face_up ? 0 : 1);
+    if (face_up) s.face_up_held = false;
   }
   switch (m.kind) {
     case Kind::Look:
@@ -471,6 +501,7 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
       p.second[k] = setup.second[k];
     }
   }
+  const bool face_up = setup.retained >= 0 && c.retain_blind == Retain::FaceUp;
   for (int i = 0; i < n; ++i) {
     PlayerState& p = s.seat[i];
     if (s.stacks) {
@@ -487,6 +518,14 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
       take(hand[k], i, k);
       p.cards[k] = hand[k];
     }
+  }
+  if (face_up) {
+    // The retained hand is the one a look shows; the one dealt now lies face up.
+    PlayerState& p = s.seat[setup.retained];
+    std::swap(p.cards, p.second);
+    std::swap(p.known, p.second_known);
+    s.face_up = static_cast<std::uint8_t>(setup.retained);
+    s.face_up_held = true;
   }
   int dealt = 0;
   for (int k = 1; k <= n; ++k) {
@@ -516,6 +555,7 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
     const int i = (setup.dealer + k) % n;
     if (s.seat[i].status != Status::Out) emit(events, EventKind::Deal, i, c.cards);
   }
+  if (face_up) emit(events, EventKind::Show, setup.retained, 1, 0, s.all_seats());
   s.to_act = next_in(s, setup.dealer);
 }
 
@@ -550,6 +590,17 @@ std::string explain(const Table& t, const DealState& s, const Move& m, Code code
     case Code::SeeBlindMan:
       return message + "an open player cannot see a blind player (" + name(other_in(s, i)) +
              " is blind): stake, cover or fold";
+    case Code::MustBeatFaceUp: {
+      const PlayerState hand = face_up_hand(s);
+      std::array<Card, 5> shown{};
+      std::size_t n = 0;
+      for (int k = 0; k < t.config.cards; ++k)  // its discards, if any, stay face down
+        if (std::find(hand.discards.begin(), hand.discards.begin() + hand.ndiscards, hand.cards[k]) ==
+            hand.discards.begin() + hand.ndiscards)
+          shown[n++] = hand.cards[k];
+      return message + "every other player who has looked must beat the hand dealt face up to " + name(s.face_up) +
+             " (" + format_cards(shown.data(), n) + ") or fold, and this hand does not";
+    }
     case Code::DiscardCount:
       return message + "discard exactly " + std::to_string(t.config.discards) + " card" +
              (t.config.discards == 1 ? "" : "s");

@@ -103,7 +103,7 @@ void settle(const Table& t, DealState& s, Ending ending, Events* events) {
   std::uint32_t in = 0;
   for (int i = 0; i < s.players; ++i)
     if (s.in(i)) in |= 1u << i;
-  if (ending == Ending::FoldedOut && t.config.retain_blind && s.npots == 1 &&
+  if (ending == Ending::FoldedOut && t.config.retain_blind != Retain::No && s.npots == 1 &&
       s.seat[__builtin_ctz(in)].status == Status::Blind) {
     // Folded to a blind player: nobody takes the pot; it stays for the next deal.
     s.pot_stays = true;

@@ -58,6 +58,7 @@ enum class Code : std::uint8_t {
   NoDiscard,
   BlindTurnsOver,
   BadAmount,
+  MustBeatFaceUp,
   AlreadyOpen,
   DiscardCount,
   DiscardNotHeld,
@@ -78,12 +79,17 @@ enum class Code : std::uint8_t {
   AgreeNotAllowed,
   AgreeNeedsThree,
 };
-inline constexpr int kCodes = 30;
+inline constexpr int kCodes = 31;
 // The stable name of a code ("see_blind_man"), as Python's
 // IllegalActionError.code and gRPC's ErrorInfo.reason give it.
 const char* code_name(Code code) noexcept;
 // The rule in words ("an open player cannot see a blind player").
 const char* code_rule(Code code) noexcept;
+
+// What happens when everyone folds to a blind player: the pot is won
+// (No), or it stays and that player may keep the hand beside one dealt
+// blind (Blind) or face up (FaceUp), which every other player must beat.
+enum class Retain : std::uint8_t { No, Blind, FaceUp };
 
 // A resolved TableRules: every default already applied.
 struct TableConfig {
@@ -101,7 +107,7 @@ struct TableConfig {
   bool sideshow = false;
   bool agreed_showdown = true;
   bool cover = true;
-  bool retain_blind = false;  // everyone folding to a blind player leaves the pot for the next deal
+  Retain retain_blind = Retain::No;  // everyone folding to a blind player leaves the pot for the next deal
 };
 
 // A table: its config and the ruleset's tables hands are valued by.
@@ -137,6 +143,9 @@ struct PlayerState {
   // `cards` the one dealt now (the one a look shows).  After that look the
   // player is `deciding`: a fold folds the looked hand and leaves `second`
   // blind; anything else keeps it and folds `second` unseen.
+  // With Retain::FaceUp the two swap places: `cards` is the retained hand
+  // (the one a look shows) and `second` the one dealt face up, which a fold
+  // after that look leaves the player playing open.
   std::uint8_t hands = 1;
   bool deciding = false;
   bool second_known = false;
@@ -160,6 +169,8 @@ struct DealState {
   std::uint8_t seer = kNobody;     // the see that ended the betting
   bool pot_stays = false;          // everyone folded to a blind player: the pot goes to the next deal
   std::uint8_t retainer = kNobody; // that player, who may keep the hand
+  std::uint8_t face_up = kNobody;  // the seat dealt a hand face up (Retain::FaceUp), its `second`
+  bool face_up_held = false;       // that hand is still held (not folded for the retained one)
   std::uint8_t npots = 1;
   std::uint8_t in_count = 0;  // players in: neither folded nor covered (nor out)
   std::uint32_t stakes = 0;   // stakes made in this deal
@@ -203,9 +214,9 @@ inline constexpr int kMaxLegal = 8;
 enum class EventKind : std::uint8_t {
   Ante, Deal, Look, Discard, Stake, See, Fold, Cover, Sideshow, Accept, Decline, AgreeShowdown,
   SitOut,  // could not pay the ante, or sat out
-  FoldHand,  // one of two hands folded (`amount` 1: the retained one, unseen)
+  FoldHand,  // one of two hands folded (`amount` 1: the retained one, else the one dealt in this deal)
   Stays,   // the pot stays for the next deal
-  Show,    // `player`'s hand shown to the seats of `to`
+  Show,    // `player`'s hand shown to the seats of `to` (`amount` 1: the hand dealt face up)
   Win,     // `player` takes `amount` of pot `pot`
 };
 const char* event_name(EventKind kind) noexcept;

@@ -48,7 +48,8 @@ OPTION_HELP = {
     "agreed_showdown": "whether the players in may agree to show (default: not in teen_patti)",
     "cover": "whether a player short of the least stake may cover the pot, with stacks (default: not in "
              "teen_patti)",
-    "retain_blind": "whether a blind player everyone folded to may keep the unseen hand into the next deal",
+    "retain_blind": "whether a blind player everyone folded to may keep the unseen hand into the next deal; "
+                    "face_up: beside a second hand dealt face up, which every other player must beat or fold",
     "shuffle": "when the pack is shuffled between deals: every_deal (default), or after_prial, the traditional "
                "way",
 }
@@ -81,12 +82,33 @@ def _parts(hint: Any) -> list[Any]:
     return [] if hint is type(None) else [hint]
 
 
+class BoolOrWord(argparse.BooleanOptionalAction):
+    """A flag alone is True, its --no- form False, and a value one of ``words``."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, words: tuple[str, ...] = (),
+                 **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.nargs, self.words, self.metavar = "?", words, "|".join(words)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if values is None:
+            super().__call__(parser, namespace, values, option_string)
+        elif option_string is None or option_string.startswith("--no-") or values not in self.words:
+            raise argparse.ArgumentError(self, f"expected no value or {' or '.join(map(repr, self.words))}, "
+                                               f"got {values!r}")
+        else:
+            setattr(namespace, self.dest, values)
+
+
 def flag_kind(name: str, hint: Any) -> dict[str, Any]:
     """How the flag of a TableRules field reads its value, from its type."""
     parts = _parts(hint)
     words = tuple(w for p in parts if typing.get_origin(p) is typing.Literal for w in typing.get_args(p))
     if parts == [bool]:
         return {"action": argparse.BooleanOptionalAction}
+    if bool in parts and words:
+        return {"action": BoolOrWord, "words": words}
     metavar = "N" if name in COUNTS else "CHIPS"
     if int in parts and words:
         return {"type": chips_or(words), "metavar": "|".join((metavar, *words))}

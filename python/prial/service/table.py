@@ -94,7 +94,7 @@ def table_rules_from_proto(msg: pb.TableRules) -> TableRules:
                                    field="table.raise_limit_double")
         options["raise_limit"] = "double"
     options["pot_limit"] = msg.pot_limit
-    options["retain_blind"] = msg.retain_blind
+    options["retain_blind"] = "face_up" if msg.retain_blind_face_up else msg.retain_blind
     options["shuffle"] = choice(TABLE_SHUFFLES, msg.shuffle, "table.shuffle")
     options.update({name: getattr(msg, name) for name in _FLAGS if msg.HasField(name)})
     try:
@@ -256,7 +256,8 @@ def table_rules_to_proto(table: TableRules) -> pb.TableRules:
                         ante=table.ante, min_stake=table.min_stake, max_stake=table.max_stake,
                         pot_limit=table.pot_limit, pot_cap=table.pot_cap, blind_turns=table.blind_turns,
                         see_cost=table.see_cost, sideshow=table.sideshow, agreed_showdown=table.agreed_showdown,
-                        cover=table.cover, retain_blind=table.retain_blind,
+                        cover=table.cover, retain_blind=bool(table.retain_blind),
+                        retain_blind_face_up=table.retain_blind == "face_up",
                         shuffle=number(TABLE_SHUFFLES, table.shuffle, "shuffle"))
     if table.raise_limit == "double":
         msg.raise_limit_double = True

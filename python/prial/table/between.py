@@ -35,6 +35,8 @@ def _hand(deal: Deal, seat: int) -> list[int] | None:
     """The hand dealt to a seat in this deal (not a retained one)."""
     if deal._cards is not None:
         return deal._cards[seat]
+    if deal.table.retain_blind == "face_up" and deal._setup.retained == deal.players[seat]:
+        return deal._native.face_up_cards(seat)
     return deal._native.cards(seat)
 
 

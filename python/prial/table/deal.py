@@ -208,7 +208,9 @@ class Deal:
         for kind, seat, amount, pot, to in self._native.events():
             player = names[seat] if seat >= 0 else None
             if kind == "show":
-                cards = tuple(self._native.shown_cards(seat) or ())
+                # amount 1: the hand dealt face up, whichever hand the seat plays now
+                hand = self._native.face_up_cards(seat) if amount == 1 else self._native.shown_cards(seat)
+                cards = tuple(hand or ())
                 shown = None if to == everyone else tuple(n for i, n in enumerate(names) if to >> i & 1)
                 out.append(Event(kind, player, 0, 0, cards, shown))
             elif kind == "sideshow":
@@ -273,7 +275,8 @@ class Deal:
 
     def view(self, player: str | None) -> View:
         """The deal as ``player`` may know it (None: a spectator): every hand
-        shown to them, their own once looked at, nothing else; no seed."""
+        shown to them, their own once looked at, a hand dealt face up while
+        it is held, nothing else; no seed."""
         seat = -1
         if player is not None:
             seat = self._seat_of.get(player, -1)
@@ -285,8 +288,12 @@ class Deal:
             seen_by = self._native.seen_by(i)
             if (seen_by == everyone) if seat < 0 else (seen_by >> seat & 1):
                 hand = self._native.cards(i) if i == seat else self._native.shown_cards(i)
-                if hand is not None:
-                    cards[name] = tuple(hand)
+            elif self._native.holds_face_up(i):
+                hand = self._native.face_up_cards(i)
+            else:
+                continue
+            if hand is not None:
+                cards[name] = tuple(hand)
         history = tuple(a if a.kind != "discard" or a.player == player else a._replace(discards=())
                         for a in self._native.history())
         mine = player is not None and self.to_act == player

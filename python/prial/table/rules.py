@@ -15,6 +15,9 @@ Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti"]
 Shuffle = Literal["every_deal", "after_prial"]
 SHUFFLES = ("every_deal", "after_prial")
 RaiseLimit = Union[int, Literal["double"], None]
+RetainBlind = Union[bool, Literal["face_up"]]
+# retain_blind's values, as the native table takes them.
+_RETAIN = {False: 0, True: 1, "face_up": 2}
 
 # Per game: (ruleset preset, cards, see_cost, raise_limit, sideshow,
 # agreed_showdown, cover); Teen Patti's min_stake is twice the ante.
@@ -60,7 +63,7 @@ class TableRules:
     sideshow: bool | None = None
     agreed_showdown: bool | None = None
     cover: bool | None = None
-    retain_blind: bool = False
+    retain_blind: RetainBlind = False
     shuffle: Shuffle = "every_deal"
     cards: int = field(init=False, default=3)
     discards: int = field(init=False, default=0)
@@ -94,8 +97,8 @@ class TableRules:
         set_(self, "agreed_showdown",
              agreed if _flag("agreed_showdown", self.agreed_showdown) is None else self.agreed_showdown)
         set_(self, "cover", cover if _flag("cover", self.cover) is None else self.cover)
-        if not isinstance(self.retain_blind, bool):
-            raise ConfigurationError(f"retain_blind must be True or False; got {self.retain_blind!r}",
+        if not (isinstance(self.retain_blind, bool) or self.retain_blind == "face_up"):
+            raise ConfigurationError(f"retain_blind must be False, True or 'face_up'; got {self.retain_blind!r}",
                                      field="retain_blind")
         if self.shuffle not in SHUFFLES:
             raise ConfigurationError(f"shuffle must be one of {', '.join(SHUFFLES)}; got {self.shuffle!r}",
@@ -111,7 +114,7 @@ class TableRules:
             pot_limit=self.pot_limit, pot_cap=-1 if self.pot_cap is None else self.pot_cap,
             blind_turns=-1 if self.blind_turns is None else self.blind_turns, see_cost=self.see_cost,
             sideshow=self.sideshow, agreed_showdown=self.agreed_showdown, cover=self.cover,
-            retain_blind=self.retain_blind))
+            retain_blind=_RETAIN[self.retain_blind]))
 
     def to_dict(self) -> dict[str, object]:
         """The resolved options as plain values (the ruleset by its fields)."""
