@@ -82,23 +82,16 @@ def _parts(hint: Any) -> list[Any]:
     return [] if hint is type(None) else [hint]
 
 
-class BoolOrWord(argparse.BooleanOptionalAction):
-    """A flag alone is True, its --no- form False, and a value one of ``words``."""
+def one_of(words: tuple[str, ...]) -> Callable[[str], str]:
+    """An argparse type: one of ``words`` (a flag given no value is True)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, words: tuple[str, ...] = (),
-                 **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, **kwargs)
-        self.nargs, self.words, self.metavar = "?", words, "|".join(words)
+    def parse(text: str) -> str:
+        if text not in words:
+            raise argparse.ArgumentTypeError(f"expected no value or {' or '.join(map(repr, words))}, got {text!r}")
+        return text
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        if values is None:
-            super().__call__(parser, namespace, values, option_string)
-        elif option_string is None or option_string.startswith("--no-") or values not in self.words:
-            raise argparse.ArgumentError(self, f"expected no value or {' or '.join(map(repr, self.words))}, "
-                                               f"got {values!r}")
-        else:
-            setattr(namespace, self.dest, values)
+    parse.__name__ = "value"
+    return parse
 
 
 def flag_kind(name: str, hint: Any) -> dict[str, Any]:
@@ -107,8 +100,8 @@ def flag_kind(name: str, hint: Any) -> dict[str, Any]:
     words = tuple(w for p in parts if typing.get_origin(p) is typing.Literal for w in typing.get_args(p))
     if parts == [bool]:
         return {"action": argparse.BooleanOptionalAction}
-    if bool in parts and words:
-        return {"action": BoolOrWord, "words": words}
+    if bool in parts and words:  # its --no- form is added beside it
+        return {"nargs": "?", "const": True, "type": one_of(words), "metavar": "|".join(words)}
     metavar = "N" if name in COUNTS else "CHIPS"
     if int in parts and words:
         return {"type": chips_or(words), "metavar": "|".join((metavar, *words))}
@@ -132,8 +125,12 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("the table (prial.TableRules; default: the game's)")
     hints = typing.get_type_hints(TableRules)
     for f in table_fields():
+        kind = flag_kind(f.name, hints[f.name])
         group.add_argument(flag(f.name), dest=f"table_{f.name}", default=None,
-                           help=OPTION_HELP.get(f.name, "see docs/rules.md"), **flag_kind(f.name, hints[f.name]))
+                           help=OPTION_HELP.get(f.name, "see docs/rules.md"), **kind)
+        if kind.get("const") is True:
+            group.add_argument("--no-" + flag(f.name)[2:], dest=f"table_{f.name}", action="store_false",
+                               default=None, help=f"{flag(f.name)} set to False")
     add_rules_options(parser)
     for action in parser._actions:
         if action.dest == "rules":
