@@ -12,7 +12,7 @@ from .._core import MAX_TABLE_CHIPS, PACK_VERSION
 from ..cards import CardsLike, cards_of
 from ..errors import ConfigurationError, InvalidHandError
 from ..table import GAMES, Action, Deal, DealResult, Event, Pot, PotResult, Seat, TableRules
-from ..table.carried import CARRIED_KEYS
+from ..table.carried import CARRIED_KEYS, CarriedData
 from ..table.rules import SHUFFLES
 from ..v1 import prial_pb2 as pb
 from .convert import _from_enum, choice, number, rules_from_proto, rules_to_proto
@@ -60,7 +60,7 @@ class DealSetup(NamedTuple):
     seed: int | None
     dealer: int
     stacks: tuple[int, ...] | None
-    carried: dict[str, Any]
+    carried: CarriedData
 
 
 # NamedTuple makes the constructor in a module of its own, where the
@@ -363,11 +363,23 @@ def table_state_from(msg: pb.PlayTableResponse) -> TableState:
 
 
 def _setup_from(msg: pb.PlayTableRequest) -> DealSetup:
-    carried = _carried_from_proto(msg.carried)
+    got = msg.carried
+    carried: CarriedData = {}
+    if got.pot:
+        carried["pot"] = got.pot
+    if got.HasField("retained"):
+        cards = got.retained_cards
+        carried["retained"] = {"player": got.retained,
+                               "cards": None if cards.WhichOneof("form") is None else list(cards.indices)}
+    if got.sitting_out:
+        carried["sitting_out"] = list(got.sitting_out)
+    if got.HasField("pack"):
+        carried["pack"] = list(got.pack)
+    if got.HasField("pack_seed"):
+        carried["pack_seed"] = got.pack_seed
     return DealSetup(tuple(msg.players),
                      tuple(None if c.WhichOneof("form") is None else tuple(c.indices) for c in msg.cards) or None,
-                     msg.seed if msg.HasField("seed") else None, msg.dealer, tuple(msg.stacks) or None,
-                     {key: value for key, value in carried.items() if key not in ("pot", "sitting_out") or value})
+                     msg.seed if msg.HasField("seed") else None, msg.dealer, tuple(msg.stacks) or None, carried)
 
 
 def _action_from(msg: pb.TableAction) -> Action:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ..cards import cards_of
 from ..errors import InvalidHandError
@@ -14,6 +14,23 @@ from ..errors import InvalidHandError
 
 # The keys of a deal's data (Deal.to_dict) that Carried reads and writes.
 CARRIED_KEYS = ("pot", "retained", "sitting_out", "pack", "pack_seed")
+
+
+class RetainedData(TypedDict):
+    """A kept blind hand as data: its player and cards (None: not known)."""
+
+    player: str
+    cards: list[int] | None
+
+
+class CarriedData(TypedDict, total=False):
+    """What a deal carries from the one before, as data (Carried.to_dict)."""
+
+    pot: int
+    retained: RetainedData
+    sitting_out: list[str]
+    pack: list[int]
+    pack_seed: int
 
 
 @dataclass(frozen=True)
