@@ -24,6 +24,15 @@ namespace prial::bindings {
 class PyEvaluator {
  public:
   explicit PyEvaluator(const RulesConfig& rules);
+  ~PyEvaluator();
+  PyEvaluator(const PyEvaluator&) = delete;
+  PyEvaluator& operator=(const PyEvaluator&) = delete;
+
+  // Bytes the evaluators alive hold beside their ruleset's tables: the
+  // per-slot cache of descriptions and the descriptions made (170 KB and
+  // more an evaluator, as much as a ruleset's three-card tables), counted
+  // with the tables (live_table_bytes) by the cache of rulesets.
+  static std::size_t live_bytes() noexcept;
 
   py::object evaluate(const py::handle& hand);
   // The batches take `cancel`: a CancelFlag (or nullptr) that stops the
@@ -54,7 +63,11 @@ class PyEvaluator {
   // The description of a three-card slot as a str, made on first use.
   py::object description(std::uint32_t slot) {
     py::object& d = descriptions_[slot];
-    if (!d) d = py::str(ev_.table().description(slot));
+    if (!d) {
+      const std::string text = ev_.table().description(slot);
+      d = py::str(text);
+      count(sizeof(PyASCIIObject) + text.size() + 1);
+    }
     return d;
   }
   py::object category(std::uint32_t slot) const { return category_object(ev_.table().category(slot)); }
@@ -66,8 +79,11 @@ class PyEvaluator {
   const Partitioner& partitioner(int cards, int hands, const py::object& objective, const py::object& min_category,
                                  int opponents, double crash_value);
 
+  void count(std::size_t bytes) noexcept;  // held from now until the evaluator goes
+
   Evaluator ev_;
   std::shared_ptr<const BestOfTable> best_of_;
+  std::size_t own_bytes_ = 0;
   std::vector<py::object> descriptions_;
   std::vector<std::uint8_t> category_codes_;
   py::object categories_;

@@ -2,6 +2,7 @@
 // (single hands and batches, best of four / five, partitioning), and the
 // result types they make.  Rulesets are register_rules.cpp's, the kernels'
 // level register_kernels.cpp's.
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -39,7 +40,21 @@ std::uint64_t bits_of(double value) {
 PyEvaluator::PyEvaluator(const RulesConfig& rules)
     : ev_(rules), best_of_(prial::best_of_table(rules)), descriptions_(ev_.table().slots()) {
   for (const Category c : categories_by_strength(ev_.table())) category_codes_.push_back(static_cast<std::uint8_t>(c));
+  count(sizeof(*this) + descriptions_.capacity() * sizeof(py::object) + category_codes_.capacity());
 }
+
+namespace {
+std::atomic<std::size_t> g_evaluator_bytes{0};  // PyEvaluator::live_bytes()
+}  // namespace
+
+PyEvaluator::~PyEvaluator() { g_evaluator_bytes -= own_bytes_; }
+
+void PyEvaluator::count(std::size_t bytes) noexcept {
+  own_bytes_ += bytes;
+  g_evaluator_bytes += bytes;
+}
+
+std::size_t PyEvaluator::live_bytes() noexcept { return g_evaluator_bytes; }
 
 py::object PyEvaluator::evaluate(const py::handle& hand) {
   Card fixed[3];
@@ -251,10 +266,11 @@ void register_evaluator(py::module_& m) {
         "best_of_build_seconds(evaluator, width)\n--\n\n"
         "Seconds the evaluator's best-of key table for `width` cards took to build (benchmarks).");
 
-  m.def("live_table_bytes", &prial::live_table_bytes,
+  m.def("live_table_bytes", [] { return prial::live_table_bytes() + PyEvaluator::live_bytes(); },
         "live_table_bytes()\n--\n\n"
         "Bytes held by every ruleset table alive in the process (three-card, best-of key and counting "
-        "tables), whoever holds them: what prial.evaluator's cache of rulesets bounds.");
+        "tables), whoever holds them, and by the evaluators' own caches: what prial.evaluator's cache of "
+        "rulesets bounds.");
 
   m.attr("OPPONENT_MODEL_DEALS") = kModelDeals;
   m.attr("MAX_CRASH_VALUE") = static_cast<int>(kMaxCrashValue);
