@@ -9,6 +9,7 @@
 #endif
 
 #include "batch_rows.hpp"
+#include "bestof_kernels.hpp"
 #include "kernels.hpp"
 #include "portable.hpp"
 #include "prial/evaluator.hpp"

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include "avx2_loads.hpp"
+#include "bestof_kernels.hpp"
 #include "prial/bestof.hpp"
 
 namespace prial {

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "batch_rows.hpp"
+#include "bestof_kernels.hpp"
 #include "kernels.hpp"
 #include "portable.hpp"
 

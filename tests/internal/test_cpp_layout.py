@@ -73,3 +73,9 @@ def test_only_what_callers_use_is_in_cpp_include():
     # and nothing outside the core reaches into cpp/src
     beside = {p.name for p in (CPP / "src").glob("*.hpp")}
     assert not included(sources("bindings", "service", "fuzz", "include")) & beside
+
+
+def test_no_kernel_is_declared_in_cpp_include():
+    # Kernels are picked inside the core (by the SIMD level); callers reach
+    # them through the batch calls only.
+    assert files_containing(r"\w+_(scalar|avx2|avx512)\(", "include") == []
