@@ -20,7 +20,8 @@ CACHE_MIB = 64
 # with its percentile, which build the ruleset's key and counting tables
 # (27 to 30 MB), 1.7 GB for the 60.  Within the bound the server grows by
 # the bound, the tables of the call in hand and allocator slack: from
-# 86 MiB to 196 MiB measured.
+# 86 MiB to 166-196 MiB measured.  Kept by count (32 rulesets in Python,
+# 16 to 64 tables in C++), the same calls took it from 116 to 850 MiB.
 RULESETS = [pb.Rules(preset=preset, ace_two_three=place, top_prial=top, lowball=lowball, jokers=jokers)
             for jokers, preset, place, top, lowball in itertools.product(
                 (0, 1, 2), (1, 2), (1, 2, 3), (1, 2), (False, True))][:60]
