@@ -1,7 +1,7 @@
 """The Evaluate RPCs' response is written by the native core
 (encode_evaluate_response); it must be the message built field by field
 from the evaluator's batch results.  And the client's wire-form reading
-and writing (prial._wire) must agree with the generated messages."""
+and writing (prial._wire.encoding) must agree with the generated messages."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import prial
-from prial import CancelFlag, CancelledError, Evaluator, InvalidHandError, _core, _wire
+from prial import CancelFlag, CancelledError, Evaluator, InvalidHandError, _core
+from prial._wire import encoding as _wire
 from prial.client import evaluate_request, evaluate_request_bytes, evaluation_from
 from prial.v1 import prial_pb2 as pb
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 
 import prial
 from prial import Evaluator, _core
-from prial.service.convert import cards_to_proto, result_to_proto
+from prial._wire.convert import cards_to_proto, result_to_proto
 from prial.v1 import prial_pb2 as pb
 
 from ..conftest import legal_showdowns

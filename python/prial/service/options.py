@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .._wire import MAX_MESSAGE_BYTES
 from ..errors import ConfigurationError
 from ..evaluator import TABLE_CACHE_BYTES
 
@@ -25,7 +26,7 @@ class ServeOptions:
     threads_per_call: int = 1  # native threads per batch (calls in parallel use the other cores)
     max_batch: int = 1 << 20  # hands per request (per batch of a stream)
     max_stream_batches: int = 1 << 20  # batches per EvaluateStream call (up to 2**40 hands)
-    max_message_bytes: int = 64 * MiB  # both directions, both sides
+    max_message_bytes: int = MAX_MESSAGE_BYTES  # both directions, both sides
     max_concurrent_rpcs: int | None = None  # calls in flight per method and process; None: 8 x workers, at least 64
     max_bytes_in_flight: int = 256 * MiB  # memory for the work in flight per process (prial.service.calls)
     table_cache_bytes: int = TABLE_CACHE_BYTES  # the rulesets' tables kept between calls, per process

@@ -36,7 +36,7 @@ from ..rules import Rules
 from ..v1 import prial_pb2 as pb
 from ..v1 import prial_pb2_grpc as pb_grpc
 from .calls import Admission, Call, FailedPrecondition, ResourceExhausted, Runtime, rpc
-from .convert import (
+from .._wire.convert import (
     GAMES,
     OBJECTIVES,
     cards_from_proto,
@@ -48,7 +48,7 @@ from .convert import (
 )
 from .observability import Observer
 from .options import ServeOptions
-from .table import next_of, response_of, setup_to_proto, start_deal, submitted
+from .._wire.table import next_of, response_of, setup_to_proto, start_deal, submitted
 
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
 # one request cannot starve the others for long.
