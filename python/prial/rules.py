@@ -147,6 +147,13 @@ class Rules:
         )
 
 
+def with_preset(base: Rules, preset: str) -> Rules:
+    """``base`` under another preset (a log row's ``game``): the preset's
+    own ace-two-three and top prial, every other option of ``base`` kept."""
+    return Rules(preset=preset, lowball=base.lowball, wild=base.wild, jokers=base.jokers, wild_ties=base.wild_ties,
+                 wild_as_itself=base.wild_as_itself, suit_order=base.suit_order)
+
+
 SUITS = "cdhs"  # suit 0..3 of a card index
 
 

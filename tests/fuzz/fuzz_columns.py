@@ -17,8 +17,8 @@ from _harness import Input, instrumented_imports, run
 with instrumented_imports():
     import prial
     from prial import _core
-    from prial.score.chunk import parse_text_cards
-    from prial.score.columns import MAX_WIDTH
+    from prial.logs.chunk import parse_text_cards
+    from prial.logs.columns import MAX_WIDTH
 
 
 def expected(raw: bytes | None, pack: int) -> list[int] | None:

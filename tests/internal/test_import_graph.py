@@ -101,3 +101,98 @@ def test_lazy_imports_are_edges():
     # The supervisor imports the server process inside a function (it must
     # not load gRPC before forking): that import is still an edge.
     assert f"{PACKAGE}.service.process" in import_graph()[f"{PACKAGE}.service.supervisor"]
+
+
+# ---- the log pipeline's floor ----
+
+FLOOR = f"{PACKAGE}.logs"
+# Outside the floor, what must hold Arrow tables itself: the sample logs,
+# made as tables; the scoring job's parts and errors files, written and
+# read back as Arrow; an audit's tallies, counted over a scored chunk's
+# columns.
+ARROW_ABOVE_THE_FLOOR = {f"{PACKAGE}.score.sample", f"{PACKAGE}.score.parts", f"{PACKAGE}.audit.tally"}
+# The client is being split into smaller modules; until then it is the one
+# module allowed past the size limit.
+MAX_LINES = 500
+TOO_LONG_FOR_NOW = {ROOT / "client.py"}
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def reached_from(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_the_floor_stands_on_neither_score_nor_audit():
+    graph = import_graph()
+    floor = [name for name in graph if _within(name, FLOOR)]
+    assert {f"{FLOOR}.chunk", f"{FLOOR}.io", f"{FLOOR}.passes"} <= set(floor)
+    for name in floor:
+        above = sorted(m for m in reached_from(graph, name)
+                       if _within(m, f"{PACKAGE}.score") or _within(m, f"{PACKAGE}.audit"))
+        assert above == [], name
+
+
+def test_the_audit_does_not_stand_on_scoring():
+    graph = import_graph()
+    audit = [name for name in graph if _within(name, f"{PACKAGE}.audit")]
+    assert len(audit) > 5
+    for name in audit:
+        assert sorted(m for m in reached_from(graph, name) if _within(m, f"{PACKAGE}.score")) == [], name
+
+
+def test_the_reach_finder_goes_through_modules():
+    assert reached_from({"a": {"b"}, "b": {"c"}, "c": set(), "d": {"a"}}, "a") == {"b", "c"}
+
+
+def _under_type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def loads_pyarrow(path: Path) -> bool:
+    """Does the module import pyarrow when it runs (an import for type
+    checkers only does not)?"""
+    todo: list[ast.AST] = [ast.parse(path.read_text(), str(path))]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "pyarrow" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "pyarrow":
+            return True
+        if isinstance(node, ast.If) and _under_type_checking(node):
+            todo.extend(node.orelse)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def test_pyarrow_is_loaded_by_the_floor_and_the_named_few_only():
+    users = {name for name, path in module_names().items() if path.suffix == ".py" and loads_pyarrow(path)}
+    assert f"{FLOOR}.io" in users  # the check really reads imports
+    assert {name for name in users if not _within(name, FLOOR)} == ARROW_ABOVE_THE_FLOOR
+
+
+def test_an_import_for_type_checkers_does_not_load_pyarrow(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pyarrow as pa\n")
+    assert not loads_pyarrow(module)
+    module.write_text("def f():\n    import pyarrow.compute as pc\n")
+    assert loads_pyarrow(module)
+
+
+def test_no_module_is_over_the_size_limit():
+    sizes = {path: len(path.read_text().splitlines()) for path in ROOT.rglob("*.py")}
+    assert len(sizes) > 30
+    assert sorted(str(p.relative_to(ROOT)) for p, n in sizes.items()
+                  if n > MAX_LINES and p not in TOO_LONG_FOR_NOW) == []

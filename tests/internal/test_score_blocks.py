@@ -14,7 +14,7 @@ from ..test_score_bad_values import csv_with_misshapen_rows, errors_of
 def test_misshapen_csv_rows_anywhere_in_a_log_read_in_blocks(tmp_path, monkeypatch, block_bytes):
     """Arrow reads a block at a time (and ahead): rows at block edges, two
     in a row, the last line; the output is that of one block."""
-    from prial.score import io
+    from prial.logs import io
 
     lines = {2: "more", 500: "fewer", 501: "more", 1201: "fewer", 1202: "more", 8001: "fewer"}
     log = csv_with_misshapen_rows(tmp_path, 2_000, lines)

@@ -15,9 +15,9 @@ def test_a_long_stretch_without_deal_ids_keeps_memory_bounded(tmp_path, monkeypa
     """An empty deal_id column for thousands of rows is not carried over
     from chunk to chunk as one growing deal: chunks stay near their size,
     and the deals on either side of the stretch are still not adjudicated."""
-    from prial.score import local_engine
+    from prial.logs import passes
 
-    monkeypatch.setattr(local_engine, "CARRY_ROWS", carry_rows)
+    monkeypatch.setattr(passes, "CARRY_ROWS", carry_rows)
     log = tmp_path / "log.csv"
     prial.write_sample_log(str(log), 30, seed=2)
     lines = log.read_text().splitlines(keepends=True)
@@ -25,13 +25,13 @@ def test_a_long_stretch_without_deal_ids_keeps_memory_bounded(tmp_path, monkeypa
         lines = blank_deal_id(lines, index)
     log.write_text("".join(lines))
     sizes = []
-    real = local_engine.score_table
+    real = passes.score_table
 
     def measured(table, *args, **kwargs):
         sizes.append(table.num_rows)
         return real(table, *args, **kwargs)
 
-    monkeypatch.setattr(local_engine, "score_table", measured)
+    monkeypatch.setattr(passes, "score_table", measured)
     summary = prial.score_file(log, tmp_path / "out.csv", options=prial.ScoreOptions(chunk_rows=3))
     assert set(problem_deals(tmp_path / "out.csv")) == {"9", "20"}
     assert summary.bad_rows == 40 and summary.deals == 20 and summary.complete

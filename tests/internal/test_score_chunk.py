@@ -10,7 +10,7 @@ import pytest
 
 import prial
 from prial import _core
-from prial.score.chunk import parse_text_cards
+from prial.logs.chunk import parse_text_cards
 
 from ..test_score import hand_text
 

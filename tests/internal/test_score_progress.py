@@ -10,9 +10,9 @@ import io
 import pytest
 
 import prial
-from prial.score import progress as progress_module
-from prial.score.io import BLOCK_BYTES, InputReader
-from prial.score.progress import Progress
+from prial.logs import progress as progress_module
+from prial.logs.io import BLOCK_BYTES, InputReader
+from prial.logs.progress import Progress
 
 
 def line_ends(path) -> list[int]:

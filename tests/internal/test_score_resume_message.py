@@ -14,9 +14,9 @@ from ..test_score_targets import log, one_error  # noqa: F401 (log: a fixture)
 
 def interrupted_run(log, out, monkeypatch, *argv: str) -> None:
     """A job stopped as by Ctrl-C after its first chunks, its parts kept."""
-    from prial.score import local_engine
+    from prial.logs import passes
 
-    real, calls = local_engine.score_table, []
+    real, calls = passes.score_table, []
 
     def interrupted(*args, **kwargs):
         calls.append(1)
@@ -24,9 +24,9 @@ def interrupted_run(log, out, monkeypatch, *argv: str) -> None:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(local_engine, "score_table", interrupted)
+    monkeypatch.setattr(passes, "score_table", interrupted)
     assert main(["score", str(log), "-o", str(out), "--chunk-rows", "100", *argv]) == 130
-    monkeypatch.setattr(local_engine, "score_table", real)
+    monkeypatch.setattr(passes, "score_table", real)
     assert os.path.exists(f"{out}.parts/journal.jsonl")
 
 

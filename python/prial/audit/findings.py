@@ -18,8 +18,7 @@ import numpy as np
 
 from .._core import format_cards
 from ..categories import Category
-from ..rules import Rules
-from ..score.chunk import with_preset
+from ..rules import Rules, with_preset
 from .laws import DealLaw, deal_law
 from .stats import chi2_sf, holm, quadratic_form_test, wilson
 from .tally import DealingTally, GroupKey, Tally

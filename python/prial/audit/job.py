@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
-from ..score.adjudicate import repeated_ids, run_ids
-from ..score.columns import DEAL_COLUMN
-from ..score.formats import detect_format
-from ..score.progress import Progress
-from ..score.types import ENGINES, ScoreError
+from ..logs.formats import detect_format
+from ..logs.options import check_engine
+from ..logs.passes import split_deals_of_table
+from ..logs.progress import Progress
 from .findings import AuditResult, findings
 from .options import AuditOptions, audit_columns
 from .passes import tally_file, tally_table
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def audit_table(table: pa.Table, options: AuditOptions | None = None, *, input: str = "<table>") -> AuditResult:
@@ -24,8 +25,7 @@ def audit_table(table: pa.Table, options: AuditOptions | None = None, *, input: 
     options = options or AuditOptions()
     started = time.perf_counter()
     table = table.select(audit_columns(table.schema, options))
-    split = repeated_ids([run_ids(table[DEAL_COLUMN].combine_chunks())]) if DEAL_COLUMN in table.column_names else None
-    tally = tally_table(table, options, split)
+    tally = tally_table(table, options, split_deals_of_table(table))
     return findings(tally, options.rules, input=input, alpha=options.alpha, seconds=time.perf_counter() - started)
 
 
@@ -47,8 +47,7 @@ def audit_file(
     options = options or AuditOptions()
     input = str(input)
     fmt = detect_format(input, input_format)
-    if engine not in ENGINES:
-        raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    check_engine(engine)
     started = time.perf_counter()
     progress = progress or Progress("none")
     if engine == "dask":

@@ -1,20 +1,21 @@
 """An audit's pass over a log: chunks of whole deals, each scored by the
-kernel ``prial score`` uses and reduced to a tally."""
+kernel ``prial score`` uses (``prial.logs.passes``) and reduced to a tally."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
-from ..score.chunk import score_table
-from ..score.columns import DEAL_COLUMN
-from ..score.formats import line_offset
-from ..score.io import InputReader
-from ..score.local_engine import split_deals, whole_deals
-from ..score.progress import Progress
+from ..logs.columns import DEAL_COLUMN
+from ..logs.formats import line_offset
+from ..logs.io import InputReader
+from ..logs.passes import LooseEnds, scored_chunks, split_deals
+from ..logs.progress import Progress
 from .options import AuditOptions, audit_columns
 from .tally import Tally, tally_chunk
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def _slices(table: pa.Table, options: AuditOptions) -> Iterator[pa.Table]:
@@ -22,29 +23,24 @@ def _slices(table: pa.Table, options: AuditOptions) -> Iterator[pa.Table]:
         yield table.slice(start, options.chunk_rows)
 
 
-def tally_table(table: pa.Table, options: AuditOptions, split: pa.Array | None,
-                loose_ends: tuple[bool, bool] = (False, False)) -> Tally:
-    """The tally of a table of whole deals, ``chunk_rows`` at a time;
-    ``split``: deal ids whose rows are not consecutive in the whole log;
-    ``loose_ends``: as for ``score_table``, of the whole table."""
+def _tally(tables: Iterator[pa.Table], deal_log: bool, options: AuditOptions, offset: int | None,
+           split: pa.Array | None, loose_ends: LooseEnds = (False, False),
+           progress: tuple[Progress, InputReader] | None = None) -> Tally:
+    """The tally of ``tables``, a chunk of whole deals at a time."""
     tally = Tally(by=options.by, limit=options.limit)
-    chunk = None
-    for following in whole_deals(_slices(table, options), DEAL_COLUMN in table.column_names):
-        if chunk is not None:  # one chunk behind, to know the last
-            tally.add(_tally(chunk[0], tally.rows, options, None, split,
-                             (loose_ends[0] and not tally.rows, chunk[1][1])))
-        chunk = following
-    if chunk is not None:
-        tally.add(_tally(chunk[0], tally.rows, options, None, split,
-                         (loose_ends[0] and not tally.rows, chunk[1][1] or loose_ends[1])))
+    for chunk, result in scored_chunks(tables, deal_log, options.scoring(), offset, split, loose_ends=loose_ends):
+        tally.add(tally_chunk(chunk, result, options.by, options.seat, options.limit))
+        if progress is not None:
+            progress[0].update(tally.rows, progress[1].done())
     return tally
 
 
-def _tally(chunk: pa.Table, first_row: int, options: AuditOptions, offset: int | None,
-           split: pa.Array | None, loose_ends: tuple[bool, bool] = (False, False)) -> Tally:
-    """One chunk of whole deals, scored and counted."""
-    result = score_table(chunk, first_row, options.scoring(), offset, split, loose_ends)
-    return tally_chunk(chunk, result, options.by, options.seat, options.limit)
+def tally_table(table: pa.Table, options: AuditOptions, split: pa.Array | None,
+                loose_ends: LooseEnds = (False, False)) -> Tally:
+    """The tally of a table of whole deals, ``chunk_rows`` at a time;
+    ``split``: deal ids whose rows are not consecutive in the whole log;
+    ``loose_ends``: as for ``score_table``, of the whole table."""
+    return _tally(_slices(table, options), DEAL_COLUMN in table.column_names, options, None, split, loose_ends)
 
 
 def tally_file(input: str, fmt: str, options: AuditOptions, progress: Progress) -> Tally:
@@ -57,12 +53,8 @@ def tally_file(input: str, fmt: str, options: AuditOptions, progress: Progress) 
     split = split_deals(input, fmt, options.chunk_rows, progress) if deal_log else None
     reader = InputReader(input, fmt, options.chunk_rows, columns=columns)
     progress.begin("auditing", unit=reader.unit, total=reader.total)
-    tally = Tally(by=options.by, limit=options.limit)
-    offset = line_offset(fmt)
     try:
-        for chunk, loose_ends in whole_deals(reader.tables(), deal_log):
-            tally.add(_tally(chunk, tally.rows, options, offset, split, loose_ends))
-            progress.update(tally.rows, reader.done())
+        tally = _tally(reader.tables(), deal_log, options, line_offset(fmt), split, progress=(progress, reader))
     finally:
         reader.close()
     progress.finish(tally.rows)

@@ -16,10 +16,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..categories import Category
-from ..score.adjudicate import SOUND_DEAL_CHECKS, deal_run_starts
-from ..score.chunk import ChunkResult
-from ..score.columns import DEAL_COLUMN, NO_CARD
-from ..score.types import ScoreError
+from ..logs.adjudicate import SOUND_DEAL_CHECKS, deal_run_starts
+from ..logs.chunk import ChunkResult
+from ..logs.columns import DEAL_COLUMN, NO_CARD
+from ..logs.errors import LogError
 
 MAX_SEATS = 64  # a deal's seats are bits of a uint64
 CARD_CODES = 64  # card codes are below 64 in every pack
@@ -143,14 +143,14 @@ def _seats(table: pa.Table, seat: str | None, starts: np.ndarray) -> np.ndarray:
         return np.arange(n) - np.repeat(starts, lengths)
     column = table[seat].combine_chunks()
     if not pa.types.is_integer(column.type) or column.null_count:
-        raise ScoreError(f"the seat column {seat!r} must hold seat numbers 0..{MAX_SEATS - 1} in every row "
+        raise LogError(f"the seat column {seat!r} must hold seat numbers 0..{MAX_SEATS - 1} in every row "
                          f"(it is {column.type}{' with missing values' if column.null_count else ''}); "
                          "name another with --seat")
     values = column.to_numpy().astype(np.int64)
     outside = np.flatnonzero((values < 0) | (values >= MAX_SEATS))
     if outside.size:
         row = int(outside[0])
-        raise ScoreError(f"the seat column {seat!r} holds {values[row]} (deal {_deal_id(table, row)!r}): seats are "
+        raise LogError(f"the seat column {seat!r} holds {values[row]} (deal {_deal_id(table, row)!r}): seats are "
                          f"numbered 0..{MAX_SEATS - 1}; name another column with --seat")
     return values
 
@@ -192,7 +192,7 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     clash = sound & (presence.sum(axis=1) != lengths)
     if clash.any():
         deal = int(np.flatnonzero(clash)[0])
-        raise ScoreError(f"deal {_deal_id(out, int(starts[deal]))!r} seats two players at one seat of "
+        raise LogError(f"deal {_deal_id(out, int(starts[deal]))!r} seats two players at one seat of "
                          f"{'column ' + repr(seat) if seat in out.column_names else 'the deal'}; name the seat "
                          "column with --seat")
     if not len(starts):
@@ -246,7 +246,7 @@ def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, lengths: np.
         dispute = out["dispute"].combine_chunks().take(pa.array(starts))
         known = np.asarray(dispute.is_valid().to_numpy(zero_copy_only=False), bool)
         disputed = np.asarray(dispute.fill_null(False).to_numpy(zero_copy_only=False), bool)
-        # Adjudicated, but no result to check (prial.score.adjudicate).
+        # Adjudicated, but no result to check (prial.logs.adjudicate).
         unchecked = ~unadjudicable & ~known
     else:
         known = disputed = unchecked = np.zeros(len(starts), bool)

@@ -8,9 +8,9 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ..score.formats import FORMATS
-from ..score.progress import MODES, Progress
-from ..score.types import ENGINES
+from ..logs.formats import FORMATS
+from ..logs.options import ENGINES
+from ..logs.progress import MODES, Progress
 from .common import NON_NEGATIVE, POSITIVE, Failure, add_rules_options, print_table, rules_from_args
 
 if TYPE_CHECKING:

@@ -9,9 +9,10 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from ..score.formats import FORMATS, detect_format
-from ..score.progress import MODES, Progress
-from ..score.types import ENGINES, SAMPLE_WON
+from ..logs.formats import FORMATS, detect_format
+from ..logs.options import ENGINES
+from ..logs.progress import MODES, Progress
+from ..score.types import SAMPLE_WON
 from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
 from .limits import check_disk
 
@@ -48,7 +49,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def interrupted_state(args: argparse.Namespace) -> str:
     """What an interrupted job left, and how to go on, in one line."""
-    from ..score.formats import detect_format
+    from ..logs.formats import detect_format
     from ..score.job import default_output
     from ..score.parts import Journal
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .formats import detect_format, format_of_suffix
+from ..logs.formats import detect_format, format_of_suffix
+from ..logs.options import ScoreOptions, check_engine
+from ..logs.progress import Progress
 from .local_engine import score_local
-from .progress import Progress
 from .lock import JobLock
 from .targets import check_existing, check_names
-from .types import ENGINES, ScoreError, ScoreOptions, ScoreSummary
+from .types import ScoreError, ScoreSummary
 
 
 def default_output(input_path: str, fmt: str) -> str:
@@ -57,8 +58,7 @@ def score_file(
     fmt_in = detect_format(input, input_format)
     output = str(output) if output is not None else default_output(input, output_format or fmt_in)
     fmt_out = detect_format(output, output_format)
-    if engine not in ENGINES:
-        raise ScoreError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    check_engine(engine)
     check_names(input, output, errors)
     if engine == "dask" and resume:
         raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")

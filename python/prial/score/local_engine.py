@@ -6,62 +6,18 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Iterator
 
-import pyarrow as pa
-
-from .adjudicate import repeated_ids, run_ids, whole_deal_cut
-from .chunk import score_table
-from .columns import DEAL_COLUMN
+from ..logs.chunk import score_table
+from ..logs.columns import DEAL_COLUMN
+from ..logs.formats import line_offset
+from ..logs.io import InputReader
+from ..logs.options import ScoreOptions
+from ..logs.passes import scored_chunks, split_deals
+from ..logs.progress import Progress
 from .fingerprint import InputHash, read_as_before
-from .formats import line_offset
-from .io import InputReader
 from .parts import Journal, OutputWriter, WriteFailure, assemble, read_arrow
-from .progress import Progress
 from .targets import summary_of_complete_job
-from .types import ScoreError, ScoreOptions, ScoreSummary
-
-
-# Rows a chunk may carry over to the next, if fewer than a chunk: past
-# this, a long stretch of rows without deal ids is cut (whole_deal_cut).
-CARRY_ROWS = 1 << 16
-
-
-def whole_deals(tables: Iterator[pa.Table], deal_log: bool) -> Iterator[tuple[pa.Table, tuple[bool, bool]]]:
-    """Chunks that never split a deal, with their ``loose_ends`` for
-    ``score_table``: the last deal of each chunk is carried over to the
-    next (a deal longer than a chunk grows the chunk), with the deal before
-    it if a row without a deal id lies between them (``whole_deal_cut``)."""
-    carry: pa.Table | None = None
-    for table in tables:
-        chunk = pa.concat_tables([carry, table]) if carry is not None else table
-        if not deal_log or chunk.num_rows == 0:
-            carry = None
-            yield chunk, (False, False)
-            continue
-        cut, loose_end = whole_deal_cut(chunk[DEAL_COLUMN].combine_chunks(), max(table.num_rows, CARRY_ROWS))
-        carry = chunk.slice(cut)
-        if cut:
-            yield chunk.slice(0, cut), (False, loose_end)
-    if carry is not None and carry.num_rows:
-        yield carry, (False, False)
-
-
-def split_deals(input: str, fmt: str, chunk_rows: int, progress: Progress) -> pa.Array:
-    """A first pass over the deal ids alone: the deals whose rows are not
-    consecutive anywhere in the log, so that no part of one is adjudicated
-    as if it were the whole deal."""
-    reader = InputReader(input, fmt, chunk_rows, columns=[DEAL_COLUMN])
-    progress.begin("checking deal order", unit=reader.unit, total=reader.total)
-    runs, rows = [], 0
-    try:
-        for table in reader.tables():
-            runs.append(run_ids(table[DEAL_COLUMN].combine_chunks()))
-            rows += table.num_rows
-            progress.update(rows, reader.done())
-        return repeated_ids(runs)
-    finally:
-        reader.close()
+from .types import ScoreError, ScoreSummary
 
 
 def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: ScoreOptions,
@@ -99,8 +55,8 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     try:
         for e in entries:  # parts of the interrupted run come first
             writer.put(read_arrow(journal.part_path(e["part"])))
-        for chunk, loose_ends in whole_deals(reader.tables(skip=resumed_rows), deal_log):
-            result = score_table(chunk, done, options, offset, split, loose_ends)
+        for chunk, result in scored_chunks(reader.tables(skip=resumed_rows), deal_log, options, offset, split,
+                                           first_row=resumed_rows):
             entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows,
                                           fingerprint.advance(reader.position())))
             writer.put(result.table)

@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterator
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .chunk import ERRORS_SCHEMA, ChunkResult
-from .columns import CATEGORY_NAMES
-from .io import write_tables
+from ..logs.chunk import ERRORS_SCHEMA, ChunkResult
+from ..logs.columns import CATEGORY_NAMES
+from ..logs.io import write_tables
 from .types import ScoreError, ScoreSummary
 
 JOURNAL = "journal.jsonl"

@@ -27,11 +27,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import InvalidHandError
-from .chunk import score_table
-from .formats import detect_format
-from .io import write_tables
+from ..logs.chunk import score_table
+from ..logs.formats import detect_format
+from ..logs.io import write_tables
+from ..logs.options import ScoreOptions
 from .targets import check_directory
-from .types import SAMPLE_WON, ScoreError, ScoreOptions
+from .types import SAMPLE_WON, ScoreError
 
 # Deals generated (and written, as one Parquet row group) at a time, so any
 # size streams in bounded memory; row groups end at deal boundaries, as the

@@ -1,51 +1,23 @@
-"""Result types of ``prial score``: the options of a job and its summary."""
+"""Result types of ``prial score``: the summary of a job, and the public
+names of its options, its error and its progress (whose home is
+``prial.logs``)."""
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..errors import Error
-from ..rules import Rules
+from ..logs.errors import LogError
+from ..logs.options import ScoreOptions
+from ..logs.progress import Progress
 
-# Where a job runs: this process, or a Dask cluster.
-ENGINES = ("local", "dask")
 # What a sample log's won column records (prial.score.sample).
 SAMPLE_WON = ("coin", "adjudicated")
 
+# The first name of the log pipeline's error, public as prial.ScoreError.
+ScoreError = LogError
 
-class ScoreError(Error):
-    """The job cannot go on: a bad row under ``--strict``, an unreadable
-    input, a deal split across Dask partitions, a resume that does not match,
-    an output that is the input or would be replaced.
-
-    ``status`` is the command line's exit status for it: 2 for what the
-    command asked (its options, its input), 1 for what it found on disk.
-    """
-
-    def __init__(self, message: str, *, status: int = 2) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(frozen=True)
-class ScoreOptions:
-    """How to score a hand log (the ``prial score`` flags, minus file names).
-
-    ``rules`` apply to every row, unless the log has a ``game`` column: its
-    value (a preset name) then replaces ``rules.preset`` for that row, the
-    other options of ``rules`` staying as given.
-    """
-
-    rules: Rules = field(default_factory=Rules)
-    describe: bool = False
-    strict: bool = False
-    chunk_rows: int = 1_000_000
-    threads: int | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.chunk_rows, bool) or not isinstance(self.chunk_rows, int) or self.chunk_rows < 1:
-            raise ScoreError(f"chunk_rows must be a positive integer; got {self.chunk_rows!r}")
+__all__ = ["SAMPLE_WON", "Progress", "ScoreError", "ScoreOptions", "ScoreSummary"]
 
 
 @dataclass(frozen=True)

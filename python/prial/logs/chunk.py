@@ -22,11 +22,12 @@ import pyarrow.compute as pc
 
 from .._core import parse_text_column, text_hand_problem
 from ..evaluator import evaluator_for
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, Rules, with_preset
 from .adjudicate import DealCounts, adjudicate, deal_runs
-from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, NO_CARD, WIDTHS
+from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, NO_CARD, WIDTHS, check_cards_column
 from .typed import checked
-from .types import ScoreError, ScoreOptions
+from .errors import LogError
+from .options import ScoreOptions
 
 _ALLOWED_COUNT = np.isin(np.arange(256), WIDTHS)  # count -> is it a hand size?
 
@@ -136,11 +137,6 @@ def row_rules(table: pa.Table, base: Rules) -> tuple[list[Rules], np.ndarray, np
     return rulesets, index, unknown
 
 
-def with_preset(base: Rules, preset: str) -> Rules:
-    return Rules(preset=preset, lowball=base.lowball, wild=base.wild, jokers=base.jokers, wild_ties=base.wild_ties,
-                 wild_as_itself=base.wild_as_itself, suit_order=base.suit_order)
-
-
 # ---- the kernel ----
 
 def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_offset: int | None,
@@ -157,8 +153,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     stale = [name for name in ADDED_COLUMNS if name in table.column_names]
     if stale:  # a scored file scored again: its results are recomputed, not duplicated
         table = table.drop_columns(stale)
-    if "cards" not in table.column_names:
-        raise ScoreError(f"the input has no 'cards' column (columns: {', '.join(table.column_names)})")
+    check_cards_column(table.column_names)
     rulesets, rules_index, unknown_game = row_rules(table, options.rules)
     pack_size = max(r.pack_size for r in rulesets)
     cards, counts, status, _where = parse_text_cards(table["cards"], pack_size, options.threads)
@@ -191,7 +186,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         bad |= deal_bad
     if options.strict and bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ScoreError(f"{_where_text(first_row + row, line_offset)}: {reasons[row]}")
+        raise LogError(f"{_where_text(first_row + row, line_offset)}: {reasons[row]}")
 
     # Strengths and comparison keys of the good rows.  The key (best-of
     # layout: strength << 8 | discards) decides a showdown, the discard

@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..categories import Category
+from .errors import LogError
 
 # Hand sizes a log may hold (three-, four- and five-card Brag), and the widest.
 WIDTHS = (3, 4, 5)
@@ -19,7 +20,7 @@ FLAG_COLUMNS = ("blind", "seer", "folded", "won")
 TEXT_COLUMNS = ("cards", "game")
 ADDED_COLUMNS = ("strength", "key", "category", "description", "winner", "winners", "dispute", "deal_problem")
 CATEGORY_NAMES = [c.name for c in Category]
-# Added by the reader to rows it could not read as typed (prial.score.typed).
+# Added by the reader to rows it could not read as typed (prial.logs.typed).
 READ_PROBLEM = "__prial_read_problem"
 
 
@@ -36,3 +37,14 @@ def flag(table: pa.Table, name: str) -> tuple[np.ndarray, np.ndarray]:
     known = column.is_valid().to_numpy(zero_copy_only=False)
     values = column.fill_null(False).to_numpy(zero_copy_only=False)
     return np.asarray(values, bool), np.asarray(known, bool)
+
+
+def check_cards_column(names: list[str]) -> None:
+    """LogError for a log without the ``cards`` column (``names``: its columns)."""
+    if "cards" not in names:
+        raise LogError(f"the input has no 'cards' column (columns: {', '.join(names)})")
+
+
+def nested_columns(schema: pa.Schema, names: tuple[str, ...]) -> list[str]:
+    """Those of ``names`` that hold lists or records, not plain values."""
+    return [name for name in names if pa.types.is_nested(schema.field(name).type)]

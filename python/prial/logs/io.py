@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from .columns import FLAG_COLUMNS, READ_PROBLEM, TEXT_COLUMNS
 from .typed import MisshapenRows, json_rows, with_no_problems
-from .types import ScoreError
+from .errors import LogError
 
 BLOCK_BYTES = 8 << 20
 # Output row groups have a fixed size, so the file does not depend on how
@@ -32,7 +32,7 @@ ROW_GROUP_ROWS = 1 << 20
 def _known_types(columns: Iterable[str], flags: pa.DataType) -> dict[str, pa.DataType]:
     """Types fixed up front for the log's own columns, so a streaming reader
     never guesses them from the first block alone.  CSV flags are read as
-    text (``flags``) and checked row by row (prial.score.typed)."""
+    text (``flags``) and checked row by row (prial.logs.typed)."""
     types: dict[str, pa.DataType] = {}
     for name in columns:
         if name in TEXT_COLUMNS:
@@ -100,14 +100,14 @@ class InputReader:
         self.total_rows: int | None = None
         self._file = None
         self._order: list[str] | None = None  # JSON: the columns in the file's order
-        self._by_rows_from: int | None = None  # JSON: read row by row from this row on (prial.score.typed)
+        self._by_rows_from: int | None = None  # JSON: read row by row from this row on (prial.logs.typed)
         self._misshapen = MisshapenRows()  # CSV: rows of the wrong number of fields
         # How far tables() has gone: rows handed out, and rows and bytes
         # pulled from the file (see done()).
         self._rows_given = self._rows_read = 0
         self._bytes_read = 0.0
         if not os.path.exists(self.path):
-            raise ScoreError(f"no such input file: {self.path}", status=1)
+            raise LogError(f"no such input file: {self.path}", status=1)
         self.size = os.path.getsize(self.path)
         found = _content(self.path)
         if found == "empty" or (found != "Parquet" if fmt == "parquet" else found in ("Parquet", "binary")):
@@ -115,20 +115,20 @@ class InputReader:
                     "empty": "is empty", "text": "is text, not a Parquet file"}[found]
             if fmt == "parquet" and found == "binary":
                 what = "is not a Parquet file, or a damaged one"
-            raise ScoreError(f"cannot read {self.path} as {fmt}: it {what}"
+            raise LogError(f"cannot read {self.path} as {fmt}: it {what}"
                              + ("; pass the format it is in" if found in ("Parquet", "text") else ""), status=1)
         if fmt == "parquet":
             try:
                 self._parquet = pq.ParquetFile(self.path)
             except (pa.ArrowInvalid, OSError) as exc:  # damaged: Arrow says how
-                raise ScoreError(f"cannot read {self.path} as parquet: {exc}", status=1) from None
+                raise LogError(f"cannot read {self.path} as parquet: {exc}", status=1) from None
             self.total_rows = self._parquet.metadata.num_rows
             self.schema = self._parquet.schema_arrow
         elif fmt == "jsonl":
             try:
                 stream = self._open_text()
                 self.schema = pa.schema([stream.schema.field(name) for name in self._order or stream.schema.names])
-            except ScoreError:  # a value of the wrong type in the first block: read row by row
+            except LogError:  # a value of the wrong type in the first block: read row by row
                 self.schema = self._first_line_schema()
                 self._by_rows_from = 0
         else:
@@ -170,7 +170,7 @@ class InputReader:
                 parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer"),
             )
         except (pa.ArrowInvalid, ValueError) as exc:
-            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
+            raise LogError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
 
     def _first_line_schema(self) -> pa.Schema:
         """The columns of the first JSON line, typed by their values there
@@ -179,9 +179,9 @@ class InputReader:
             try:
                 first = json.loads(f.readline())
             except ValueError as exc:
-                raise ScoreError(f"cannot read {self.path} as jsonl: line 1 is not JSON ({exc})", status=1) from None
+                raise LogError(f"cannot read {self.path} as jsonl: line 1 is not JSON ({exc})", status=1) from None
         if not isinstance(first, dict):
-            raise ScoreError(f"cannot read {self.path} as jsonl: line 1 is not a JSON object", status=1)
+            raise LogError(f"cannot read {self.path} as jsonl: line 1 is not a JSON object", status=1)
         known = _known_types(first, pa.bool_())
         return pa.schema([(name, known.get(name) or _python_type(value)) for name, value in first.items()])
 
@@ -195,7 +195,7 @@ class InputReader:
                     rows += batch.num_rows
                     yield with_no_problems(batch.cast(self.schema) if batch.schema != self.schema else batch), end
                 return
-            except (pa.ArrowInvalid, ScoreError):
+            except (pa.ArrowInvalid, LogError):
                 pass  # a value of the wrong type
         self._open_text_file()
         file = self._file
@@ -312,7 +312,7 @@ class InputReader:
                 self._rows_given += held
                 yield pa.Table.from_batches(pending)
         except (pa.ArrowInvalid, OSError) as exc:  # a damaged file (Arrow's own words), or a failing disk
-            raise ScoreError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
+            raise LogError(f"cannot read {self.path} as {self.fmt}: {exc}", status=1) from None
 
     def close(self) -> None:
         if self._file is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .types import ScoreError
+from .errors import LogError
 
 FORMATS = ("parquet", "csv", "jsonl")
 _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jsonl": "jsonl",
@@ -23,11 +23,11 @@ def format_of_suffix(suffix: str) -> str | None:
 def detect_format(path: str | os.PathLike, explicit: str | None = None) -> str:
     if explicit:
         if explicit not in FORMATS:
-            raise ScoreError(f"format must be one of {', '.join(FORMATS)}; got {explicit!r}")
+            raise LogError(f"format must be one of {', '.join(FORMATS)}; got {explicit!r}")
         return explicit
     suffix = Path(path).suffix.lower()
     if suffix not in _SUFFIXES:
-        raise ScoreError(f"cannot tell the format of {str(path)!r} from its extension; pass the format "
+        raise LogError(f"cannot tell the format of {str(path)!r} from its extension; pass the format "
                          f"({', '.join(FORMATS)})")
     return _SUFFIXES[suffix]
 
