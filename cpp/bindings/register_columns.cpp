@@ -75,6 +75,8 @@ void register_columns(py::module_& m) {
         py::arg("text"), py::arg("width"), py::arg("pack_size"),
         "text_hand_problem(text, width, pack_size)\n--\n\n"
         "Why the card text of one row was rejected, in words (\"\" if it was not).");
+  // The status of a missing row, which Python words itself ("cards missing").
+  m.attr("PARSE_NULL") = static_cast<int>(ParseStatus::kNull);
 }
 
 }  // namespace prial::bindings

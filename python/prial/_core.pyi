@@ -257,6 +257,8 @@ def parse_text_column(
     npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint8]
 ]: ...
 def text_hand_problem(text: str, width: int, pack_size: int) -> str: ...
+# parse_text_column's status of a missing row.
+PARSE_NULL: int
 
 # The betting table: a table's resolved rules (-1: no limit) and one deal.
 TABLE_KINDS: tuple[str, ...]

@@ -10,7 +10,8 @@ import pytest
 
 import prial
 from prial import _core
-from prial.logs.chunk import parse_text_cards
+from prial.logs.chunk import parse_text_cards, score_table
+from prial.logs.options import ScoreOptions
 
 from ..test_score import hand_text
 
@@ -62,6 +63,21 @@ def test_column_parser_statuses(text, status, where, message):
     if status in (2, 3, 4, 5, 6):  # grammar errors: parse_cards says the same
         with pytest.raises(prial.InvalidHandError, match=message.replace("(", r"\(").replace(")", r"\)")):
             prial.parse_cards(text)
+
+
+def test_a_missing_row_has_the_natives_own_status():
+    _, _, status, _ = parse_text_cards(pa.array(["As Ks Qs", None]), 52)
+    assert status.tolist() == [0, _core.PARSE_NULL]
+    result = score_table(pa.table({"cards": pa.array(["As Ks Qs", None], pa.string())}), 0, ScoreOptions(), 2)
+    assert result.errors["reason"].to_pylist() == ["cards missing"]
+
+
+def test_every_game_of_a_log_reads_the_jokers_of_its_rules():
+    table = pa.table({"cards": ["X Ah 2c", "X2 Ah 2c", "As Ks Qs"], "game": ["teen_patti", "brag", "brag"]})
+    result = score_table(table, 0, ScoreOptions(rules=prial.Rules(wild="jokers")), 2)
+    assert result.table["cards"].to_pylist() == ["X Ah 2c", "As Ks Qs"]
+    assert result.errors["line"].to_pylist() == [3]
+    assert "joker X2 (index 53) but the rules have 1 joker(s)" in result.errors["reason"][0].as_py()
 
 
 def test_column_parser_jokers_in_pack():

@@ -5,6 +5,7 @@ consecutive rows of each deal."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -208,12 +209,19 @@ class DealCounts:
     no_result: int = 0
 
 
+class Verdict(NamedTuple):
+    """What ``adjudicate`` decided: the output's columns of it, a value per
+    row, and the chunk's ``DealCounts``."""
+
+    columns: dict[str, pa.Array]
+    counts: DealCounts
+
+
 def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.ndarray,
-                rules_index: np.ndarray, key: np.ndarray, split: np.ndarray, loose: np.ndarray) -> dict:
+               rules_index: np.ndarray, key: np.ndarray, split: np.ndarray, loose: np.ndarray) -> Verdict:
     """Showdown rules per deal: winner (bool per row), winners (how many share),
     dispute (the recorded ``won`` disagrees), deal_problem (why a deal
-    cannot be adjudicated; its winner columns are then null); and under
-    ``_counts``, the chunk's ``DealCounts``."""
+    cannot be adjudicated; its winner columns are then null)."""
     n = table.num_rows
     lengths = np.diff(np.append(starts, n))
     deal_of_row = np.repeat(np.arange(len(starts)), lengths)
@@ -279,7 +287,7 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
     disagree = row_valid & won_known & (won != winner)
     deal_dispute = per_deal_any(disagree)
     invalid_rows = ~row_valid
-    result = {
+    columns: dict[str, pa.Array] = {
         "winner": pa.array(winner, mask=invalid_rows),
         "winners": pa.array(winners[deal_of_row].astype(np.uint8), mask=invalid_rows),
     }
@@ -293,13 +301,12 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
         no_result[:] = False
     checked = valid & ~uncontested & ~no_result
     if "won" in table.column_names:
-        result["dispute"] = pa.array(deal_dispute[deal_of_row], mask=~checked[deal_of_row])
+        columns["dispute"] = pa.array(deal_dispute[deal_of_row], mask=~checked[deal_of_row])
     row_problem = problem[deal_of_row]
-    result["deal_problem"] = pa.DictionaryArray.from_arrays(
+    columns["deal_problem"] = pa.DictionaryArray.from_arrays(
         pa.array(row_problem, mask=row_problem < 0), pa.array([why for _mask, why in checks], pa.string()))
     # Rows none of which has an id are no deal (filled_ids).
     deal = np.full(len(starts), table[DEAL_COLUMN].null_count < n)
-    result["_counts"] = DealCounts(deals=int(deal.sum()), invalid=int((~valid & deal).sum()),
-                                   disputes=int((deal_dispute & checked).sum()), uncontested=int(uncontested.sum()),
-                                   no_result=int(no_result.sum()))
-    return result
+    return Verdict(columns, DealCounts(deals=int(deal.sum()), invalid=int((~valid & deal).sum()),
+                                      disputes=int((deal_dispute & checked).sum()),
+                                      uncontested=int(uncontested.sum()), no_result=int(no_result.sum())))

@@ -15,24 +15,23 @@ hands, only ranked).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._core import parse_text_column, text_hand_problem
+from .._core import PARSE_NULL, parse_text_column, text_hand_problem
+from ..descriptions import describe_hands
 from ..evaluator import evaluator_for
 from ..rules import PRESETS, Rules, with_preset
-from .adjudicate import DealCounts, adjudicate, deal_runs
-from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, NO_CARD, WIDTHS, check_cards_column
+from .adjudicate import DealCounts, Verdict, adjudicate, deal_runs
+from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, WIDTHS, check_cards_column
 from .typed import checked
 from .errors import LogError
 from .options import ScoreOptions
 
 _ALLOWED_COUNT = np.isin(np.arange(256), WIDTHS)  # count -> is it a hand size?
-
-# Why a row is bad, by the native ParseStatus (cards.hpp).
-_STATUS_NULL = 1
 
 
 @dataclass
@@ -78,7 +77,7 @@ def parse_text_cards(column: pa.Array | pa.ChunkedArray, pack_size: int, threads
 
 def card_problem(text: str | None, count: int, status: int, pack_size: int) -> str:
     """The reason a row's cards were rejected, worded for the errors file."""
-    if status == _STATUS_NULL or text is None:
+    if status == PARSE_NULL or text is None:
         return "cards missing"
     if status:
         return text_hand_problem(text, MAX_WIDTH, pack_size)
@@ -90,23 +89,6 @@ def category_of_strength(rules: Rules) -> np.ndarray:
     """int8 array: strength -> Category value, for one ruleset (the
     output's dictionary indices are int8)."""
     return evaluator_for(rules).categories.view(np.int8)
-
-
-def describe_hands(rules: Rules, hands: np.ndarray) -> list[str]:
-    """Descriptions of (N, width) hands (of the best three for four or five
-    cards): each distinct hand is described once."""
-    ordered = np.sort(hands.astype(np.int64), axis=1)
-    codes = np.zeros(len(hands), np.int64)
-    for column in range(hands.shape[1]):
-        codes = codes * 64 + ordered[:, column]
-    unique, inverse = np.unique(codes, return_inverse=True)
-    ev = evaluator_for(rules)
-    describe = ev.evaluate if hands.shape[1] == 3 else ev.best_of
-    words = []
-    for code in unique.tolist():
-        cards = [(code >> (6 * i)) & 63 for i in reversed(range(hands.shape[1]))]
-        words.append(describe(cards).description)
-    return np.asarray(words, dtype=object)[inverse].tolist()
 
 
 # ---- rules per row ----
@@ -137,7 +119,108 @@ def row_rules(table: pa.Table, base: Rules) -> tuple[list[Rules], np.ndarray, np
     return rulesets, index, unknown
 
 
-# ---- the kernel ----
+# ---- the kernel, step by step ----
+
+class Rows(NamedTuple):
+    """A chunk's rows as the steps of ``score_table`` see them: each row's
+    cards (uint8 (N, 5), NO_CARD past the hand), how many, its parse
+    status (the native ParseStatus, 0 when read), its ruleset; and the
+    pack the cards were read against."""
+
+    cards: np.ndarray
+    counts: np.ndarray
+    status: np.ndarray
+    rulesets: list[Rules]
+    rules_index: np.ndarray
+    pack_size: int
+
+
+def read_rows(table: pa.Table, options: ScoreOptions) -> tuple[Rows, np.ndarray]:
+    """The rows' cards and rulesets, and the rows whose game is unknown.
+    Every game of a log keeps the jokers of ``options.rules``
+    (``with_preset``), so one pack reads every row's cards."""
+    rulesets, rules_index, unknown_game = row_rules(table, options.rules)
+    pack_size = options.rules.pack_size
+    cards, counts, status, _where = parse_text_cards(table["cards"], pack_size, options.threads)
+    return Rows(cards, counts, status, rulesets, rules_index, pack_size), unknown_game
+
+
+def bad_rows(table: pa.Table, rows: Rows, unknown_game: np.ndarray,
+             read_problems: dict[int, str]) -> tuple[np.ndarray, dict[int, str]]:
+    """(the rows that cannot be scored, why each): cards that cannot be
+    read or not a hand's number of them, an unknown game, a value of the
+    wrong type."""
+    card_bad = (rows.status != 0) | ~_ALLOWED_COUNT[rows.counts]
+    bad = card_bad | unknown_game
+    reasons: dict[int, str] = {}
+    picked = np.flatnonzero(card_bad)
+    if picked.size:
+        texts = table["cards"].take(pa.array(picked)).to_pylist()
+        for row, text in zip(picked.tolist(), texts):
+            reasons[row] = card_problem(text, int(rows.counts[row]), int(rows.status[row]), rows.pack_size)
+    if unknown_game.any():
+        games = table["game"].take(pa.array(np.flatnonzero(unknown_game))).to_pylist()
+        for row, game in zip(np.flatnonzero(unknown_game).tolist(), games):
+            reasons.setdefault(row, f"unknown game {game!r} (expected one of {', '.join(PRESETS)})")
+    for row, why in read_problems.items():  # a value of the wrong type: the cause of what follows from it
+        bad[row] = True
+        reasons[row] = why
+    return bad, reasons
+
+
+def hand_keys(rows: Rows, good: np.ndarray, options: ScoreOptions) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the comparison key of each good row, its description if asked),
+    per ruleset and hand size.  The key (best-of layout: strength << 8 |
+    discards) decides a showdown, the discard tie-break of four- and
+    five-card Brag included."""
+    n = len(rows.counts)
+    key = np.zeros(n, np.uint32)
+    description = np.empty(n, dtype=object) if options.describe else None
+    for ruleset_index, rules in enumerate(rows.rulesets):
+        mine = good & (rows.rules_index == ruleset_index)
+        ev = evaluator_for(rules)
+        for width in WIDTHS:
+            selected = mine & (rows.counts == width)
+            # The common case, every row one size and one ruleset: no gather/scatter.
+            picked = slice(None) if selected.all() else np.flatnonzero(selected)
+            if isinstance(picked, np.ndarray) and picked.size == 0:
+                continue
+            hands = np.ascontiguousarray(rows.cards[picked, :width])
+            if width == 3:
+                key[picked] = ev.evaluate_batch(hands, threads=options.threads).astype(np.uint32) << 8
+            else:
+                key[picked] = ev.best_of_batch(hands, threads=options.threads)
+            if description is not None:
+                description[picked] = describe_hands(ev, hands)
+    return key, description
+
+
+def categories_of(strength: np.ndarray, good: np.ndarray, rows: Rows) -> np.ndarray:
+    """The Category value (int8) of each good row's strength, under its ruleset."""
+    if len(rows.rulesets) == 1:
+        return category_of_strength(rows.rulesets[0])[strength]  # bad rows are dropped by the caller
+    category = np.zeros(len(strength), np.int8)
+    for ruleset_index, rules in enumerate(rows.rulesets):
+        mine = good & (rows.rules_index == ruleset_index)
+        category[mine] = category_of_strength(rules)[strength[mine]]
+    return category
+
+
+def added_columns(key: np.ndarray, category: np.ndarray, description: np.ndarray | None,
+                  verdict: Verdict | None, keep: np.ndarray | slice) -> dict[str, pa.Array]:
+    """The columns scoring adds, of the rows kept (``keep``)."""
+    added: dict[str, pa.Array] = {
+        "strength": pa.array((key >> 8).astype(np.uint16)[keep]),
+        "key": pa.array(key[keep]),
+        "category": pa.DictionaryArray.from_arrays(pa.array(category[keep]), pa.array(CATEGORY_NAMES)),
+    }
+    if description is not None:
+        added["description"] = pa.array(description[keep].tolist(), pa.string())
+    if verdict is not None:
+        for name, values in verdict.columns.items():
+            added[name] = values if isinstance(keep, slice) else values.take(pa.array(keep))
+    return added
+
 
 def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_offset: int | None,
                 split_deals: pa.Array | None = None, loose_ends: tuple[bool, bool] = (False, False)) -> ChunkResult:
@@ -148,101 +231,39 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     get a deal_problem, not a winner from part of their rows).
     ``loose_ends``: a row without a deal id lies just before ``table``,
     just after it, in the log (its first, its last deal may miss it)."""
-    n = table.num_rows
     table, read_problems = checked(table)
     stale = [name for name in ADDED_COLUMNS if name in table.column_names]
     if stale:  # a scored file scored again: its results are recomputed, not duplicated
         table = table.drop_columns(stale)
     check_cards_column(table.column_names)
-    rulesets, rules_index, unknown_game = row_rules(table, options.rules)
-    pack_size = max(r.pack_size for r in rulesets)
-    cards, counts, status, _where = parse_text_cards(table["cards"], pack_size, options.threads)
-    reasons: dict[int, str] = {}  # bad row -> reason
-
-    parsed = status == 0
-    wrong_count = parsed & ~_ALLOWED_COUNT[counts]
-    for ruleset_index, rules in enumerate(rulesets):
-        if rules.pack_size < pack_size:  # jokers this row's game does not have
-            extra = parsed & (rules_index == ruleset_index) & ((cards >= rules.pack_size) & (cards != NO_CARD)).any(axis=1)
-            status = np.where(extra, 9, status).astype(np.uint8)
-    bad = (status != 0) | wrong_count | unknown_game
-    card_bad = np.flatnonzero((status != 0) | wrong_count)
-    if card_bad.size:
-        texts = table["cards"].take(pa.array(card_bad)).to_pylist()
-        for row, text in zip(card_bad.tolist(), texts):
-            reasons[row] = card_problem(text, int(counts[row]), int(status[row]), rulesets[rules_index[row]].pack_size)
-    if unknown_game.any():
-        games = table["game"].take(pa.array(np.flatnonzero(unknown_game))).to_pylist()
-        for row, game in zip(np.flatnonzero(unknown_game).tolist(), games):
-            reasons.setdefault(row, f"unknown game {game!r} (expected one of {', '.join(PRESETS)})")
-    for row, why in read_problems.items():  # a value of the wrong type: the cause of what follows from it
-        bad[row] = True
-        reasons[row] = why
-
+    rows, unknown_game = read_rows(table, options)
+    bad, reasons = bad_rows(table, rows, unknown_game, read_problems)
     deal_log = DEAL_COLUMN in table.column_names
     if deal_log:
-        starts, deal_bad, split, loose, repeated = deal_runs(table, cards, counts, parsed & ~bad, reasons,
+        ok = (rows.status == 0) & ~bad
+        starts, deal_bad, split, loose, repeated = deal_runs(table, rows.cards, rows.counts, ok, reasons,
                                                              split_deals, loose_ends)
         bad |= deal_bad
     if options.strict and bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise LogError(f"{_where_text(first_row + row, line_offset)}: {reasons[row]}")
 
-    # Strengths and comparison keys of the good rows.  The key (best-of
-    # layout: strength << 8 | discards) decides a showdown, the discard
-    # tie-break of four- and five-card Brag included.
-    key = np.zeros(n, np.uint32)
-    description = np.empty(n, dtype=object) if options.describe else None
     good = ~bad
-    for ruleset_index, rules in enumerate(rulesets):
-        mine = good & (rules_index == ruleset_index)
-        ev = evaluator_for(rules)
-        for width in WIDTHS:
-            selected = mine & (counts == width)
-            # The common case, every row one size and one ruleset: no gather/scatter.
-            rows = slice(None) if selected.all() else np.flatnonzero(selected)
-            if isinstance(rows, np.ndarray) and rows.size == 0:
-                continue
-            hands = np.ascontiguousarray(cards[rows, :width])
-            if width == 3:
-                key[rows] = ev.evaluate_batch(hands, threads=options.threads).astype(np.uint32) << 8
-            else:
-                key[rows] = ev.best_of_batch(hands, threads=options.threads)
-            if description is not None:
-                description[rows] = describe_hands(rules, hands)
-    strength = (key >> 8).astype(np.uint16)
-    if len(rulesets) == 1:
-        category = category_of_strength(rulesets[0])[strength]  # bad rows are dropped below
-    else:
-        category = np.zeros(n, np.int8)
-        for ruleset_index, rules in enumerate(rulesets):
-            mine = good & (rules_index == ruleset_index)
-            category[mine] = category_of_strength(rules)[strength[mine]]
-
+    key, description = hand_keys(rows, good, options)
+    category = categories_of((key >> 8).astype(np.uint16), good, rows)
+    verdict = (adjudicate(table, starts, bad, rows.counts, rows.rules_index, key, split, loose)
+               if deal_log else None)
     any_bad = bool(bad.any())
     keep = np.flatnonzero(good) if any_bad else slice(None)
     out = table.filter(pa.array(good)) if any_bad else table
-    kept_categories = category[keep]
-    added: dict[str, pa.Array] = {
-        "strength": pa.array(strength[keep]),
-        "key": pa.array(key[keep]),
-        "category": pa.DictionaryArray.from_arrays(pa.array(kept_categories), pa.array(CATEGORY_NAMES)),
-    }
-    if description is not None:
-        added["description"] = pa.array(description[keep].tolist(), pa.string())
-    deal_counts = DealCounts()
-    if deal_log:
-        verdict = adjudicate(table, starts, bad, counts, rules_index, key, split, loose)
-        deal_counts = verdict.pop("_counts")
-        for name, values in verdict.items():
-            added[name] = values.take(pa.array(keep)) if any_bad else values
-    for name, values in added.items():
+    for name, values in added_columns(key, category, description, verdict, keep).items():
         out = out.append_column(name, values)
 
-    categories = np.bincount(kept_categories, minlength=len(CATEGORY_NAMES))
+    deal_counts = verdict.counts if verdict is not None else DealCounts()
+    categories = np.bincount(category[keep], minlength=len(CATEGORY_NAMES))
     return ChunkResult(
         table=out,
-        cards=cards[keep],
+        cards=rows.cards[keep],
         repeated_card_rows=starts[repeated] if deal_log else np.zeros(0, np.int64),
         errors=_errors_table(table, reasons, first_row, line_offset),
         deals=deal_counts.deals, invalid_deals=deal_counts.invalid, disputes=deal_counts.disputes,
