@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .._core import best_of as native_best_of
 from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
-from .._core import evaluate as native_evaluate
+from ..descriptions import describe_hands
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
 from ..evaluator import Evaluator, evaluator_for
 from ..play.casino import settle_casino
@@ -276,7 +275,7 @@ class PrialService(pb_grpc.PrialServicer):
             raise
         if request.describe:
             # Serialized messages concatenate: this appends the descriptions.
-            response += pb.EvaluateResponse(descriptions=_describe(ev, hands)).SerializeToString()
+            response += pb.EvaluateResponse(descriptions=describe_hands(ev, hands)).SerializeToString()
         return response
 
     def _check_size(self, rows: int) -> None:
@@ -332,10 +331,3 @@ def _in_batch(*index: int, field: str) -> Iterator[None]:
         raise
     except ResourceExhausted as exc:
         raise ResourceExhausted(f"batch {index[0]}: {exc}") from None
-
-
-def _describe(ev: Evaluator, hands: np.ndarray) -> list[str]:
-    # The native functions themselves: through the typed faces of prial.Evaluator
-    # a Python call per hand made 100,000 descriptions take 1.3-1.6x as long.
-    value = native_evaluate if hands.shape[1] == 3 else native_best_of
-    return [value(ev, row).description for row in hands.tolist()]
