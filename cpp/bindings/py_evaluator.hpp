@@ -73,11 +73,14 @@ class PyEvaluator {
   py::object category(std::uint32_t slot) const { return category_object(ev_.table().category(slot)); }
 
  private:
-  // One Partitioner per option set, kept for the evaluator's lifetime (a
-  // handful at most): its minimum-category threshold and opponent model
-  // are then found once.
-  const Partitioner& partitioner(int cards, int hands, const py::object& objective, const py::object& min_category,
-                                 int opponents, double crash_value);
+  // One Partitioner per option set, kKeptPartitioners option sets kept at
+  // most: its minimum-category threshold and opponent model are then found
+  // once.  Bounded, since callers choose the options (every crash_value is
+  // an option set of its own); shared, so that one in use outlives its
+  // place here.
+  static constexpr std::size_t kKeptPartitioners = 16;
+  std::shared_ptr<const Partitioner> partitioner(int cards, int hands, const py::object& objective,
+                                                 const py::object& min_category, int opponents, double crash_value);
 
   void count(std::size_t bytes) noexcept;  // held from now until the evaluator goes
 
@@ -87,7 +90,7 @@ class PyEvaluator {
   std::vector<py::object> descriptions_;
   std::vector<std::uint8_t> category_codes_;
   py::object categories_;
-  std::map<std::tuple<int, int, int, int, int, double>, std::unique_ptr<Partitioner>> partitioners_;
+  std::map<std::tuple<int, int, int, int, int, double>, std::shared_ptr<const Partitioner>> partitioners_;
 };
 
 }  // namespace prial::bindings

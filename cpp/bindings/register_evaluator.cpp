@@ -4,6 +4,7 @@
 // level register_kernels.cpp's.
 #include <atomic>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,9 +111,9 @@ py::object PyEvaluator::partition(const py::handle& hand, const py::object& hand
                                   const py::object& min_category, const py::object& opponents,
                                   double crash_value) {
   const std::vector<Card> cards = cards_from(hand);
-  const Partitioner& p = partitioner(static_cast<int>(cards.size()), int_argument(hands, "hands"), objective,
-                                     min_category, int_argument(opponents, "opponents"), crash_value);
-  const Split s = p.split(cards.data(), cards.size());
+  const auto p = partitioner(static_cast<int>(cards.size()), int_argument(hands, "hands"), objective, min_category,
+                             int_argument(opponents, "opponents"), crash_value);
+  const Split s = p->split(cards.data(), cards.size());
   py::list hand_lists, strengths, categories, descriptions;
   for (int h = 0; h < s.formed; ++h) {
     hand_lists.append(card_list(s.hands[h].data(), s.hands[h].size()));
@@ -136,17 +137,17 @@ py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object
   const auto rows = static_cast<std::size_t>(a.shape(0));
   const int n_threads = thread_count(threads);
   throw_if_cancelled(cancel);  // before a first expected-points call builds the opponent model
-  const Partitioner& p = partitioner(static_cast<int>(a.shape(1)), hands, objective, min_category,
-                                     int_argument(opponents, "opponents"), crash_value);
+  const auto p = partitioner(static_cast<int>(a.shape(1)), hands, objective, min_category,
+                             int_argument(opponents, "opponents"), crash_value);
   const auto k = static_cast<py::ssize_t>(hands);
   py::array_t<Card> out_hands({static_cast<py::ssize_t>(rows), k, py::ssize_t{3}});
   py::array_t<Strength> out_strengths({static_cast<py::ssize_t>(rows), k});
   const auto* in = static_cast<const Card*>(a.data());
   Card* dst_hands = out_hands.mutable_data();
   Strength* dst_strengths = out_strengths.mutable_data();
-  // The Partitioner lives in this evaluator's cache, never erased.
+  // `p` holds the Partitioner while another thread may drop it from the cache.
   const std::size_t bad =
-      without_gil([&] { return p.split_batch(in, rows, dst_hands, dst_strengths, n_threads, cancel); });
+      without_gil([&] { return p->split_batch(in, rows, dst_hands, dst_strengths, n_threads, cancel); });
   if (bad != kNoBadRow) {
     throw InvalidHand(ev_.explain_row(in, bad, static_cast<std::size_t>(a.shape(1))), static_cast<long long>(bad));
   }
@@ -169,8 +170,9 @@ py::list PyEvaluator::category_order() const {
   return out;
 }
 
-const Partitioner& PyEvaluator::partitioner(int cards, int hands, const py::object& objective,
-                                            const py::object& min_category, int opponents, double crash_value) {
+std::shared_ptr<const Partitioner> PyEvaluator::partitioner(int cards, int hands, const py::object& objective,
+                                                           const py::object& min_category, int opponents,
+                                                           double crash_value) {
   PartitionOptions o;
   o.cards = cards;
   o.hands = hands;
@@ -185,11 +187,16 @@ const Partitioner& PyEvaluator::partitioner(int cards, int hands, const py::obje
   const auto key = std::make_tuple(o.cards, o.hands, static_cast<int>(o.objective), o.min_category, o.opponents,
                                    bits_of(o.crash_value));
   auto it = partitioners_.find(key);
-  if (it != partitioners_.end()) return *it->second;
+  if (it != partitioners_.end()) return it->second;
   // The first expected-points use builds the opponent model (a fraction of a second).
-  std::unique_ptr<Partitioner> made =
-      without_gil([&] { return std::make_unique<Partitioner>(three_card_table(ev_.rules()), o); });
-  return *partitioners_.emplace(key, std::move(made)).first->second;
+  std::shared_ptr<const Partitioner> made =
+      without_gil([&] { return std::make_shared<const Partitioner>(three_card_table(ev_.rules()), o); });
+  // Another thread may have added it while this one built it (the GIL was released).
+  it = partitioners_.find(key);
+  if (it != partitioners_.end()) return it->second;
+  // The last key goes: expected points (the objective that takes crash_value) sort last.
+  if (partitioners_.size() >= kKeptPartitioners) partitioners_.erase(std::prev(partitioners_.end()));
+  return partitioners_.emplace(key, std::move(made)).first->second;
 }
 
 void register_evaluator(py::module_& m) {
