@@ -16,7 +16,7 @@ from prial import rules as rules_module
 from prial.cli import build_parser
 from prial.evaluator import OBJECTIVES
 from prial.play.casino import GAMES
-from prial.service import convert
+from prial._wire import convert
 from prial.v1 import prial_pb2 as pb
 
 OPTIONS = [  # (choices, type hint, proto enum, mapping, CLI flag)
