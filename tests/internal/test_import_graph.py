@@ -188,7 +188,12 @@ def test_an_import_for_type_checkers_does_not_load_pyarrow(tmp_path):
     assert loads_pyarrow(module)
 
 
+# Written by protoc at build time, not by us: out of the size rule.
+GENERATED = ROOT / "v1"
+
+
 def test_no_module_is_over_the_size_limit():
-    sizes = {path: len(path.read_text().splitlines()) for path in ROOT.rglob("*.py")}
+    sizes = {path: len(path.read_text().splitlines()) for path in ROOT.rglob("*.py")
+             if GENERATED not in path.parents}
     assert len(sizes) > 30
     assert sorted(str(p.relative_to(ROOT)) for p, n in sizes.items() if n > MAX_LINES) == []
