@@ -10,7 +10,7 @@ import numpy as np
 
 from .._core import TABLE_KINDS
 from ..errors import IllegalActionError, InvalidHandError
-from .batch import CODES, ENDINGS, NO_CARD, replay_batch
+from .batch import CODES, ENDINGS, NO_CARD, STATUSES, replay_batch
 from .deal import Deal
 from .history import History
 from .rules import TableRules
@@ -117,9 +117,6 @@ def _hands(h: History) -> Sequence[Sequence[int] | None]:
     return [tuple(c) if (c := deal._native.cards(s)) is not None else None for s in range(len(h.players))]
 
 
-_STATUS = ("unfinished", "over", "unknown", "illegal", "bad_setup")
-
-
 def _replay_one(h: History) -> Finding:
     """A deal replayed through prial.Deal (what the native replay does not
     carry: a pot that stayed, a kept blind hand, players sitting out)."""
@@ -172,7 +169,7 @@ def _finding(h: History, status: int, first_bad: int, code: str, ending: str, po
                                 action_index=-1, player=None, code=None, ending=ending or None, winners=None,
                                 nets=None, recorded_winners=recorded_winners, recorded_nets=recorded_nets,
                                 rake=sum(h.rake))
-    kind = _STATUS[status]
+    kind = STATUSES[status]
     if kind == "bad_setup":
         return Finding(finding="bad_setup", detail=detail or "the deal cannot start from this setup", **base)
     if kind == "illegal":
