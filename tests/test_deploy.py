@@ -60,8 +60,10 @@ def shutdown_seconds(argv: list[str], env: dict[str, str]) -> float:
     defaults = ServeOptions()
     drain = setting("--drain", argv, env)
     grace = setting("--grace", argv, env)
-    return (float(drain) if drain else defaults.drain_seconds) + (float(grace) if grace else
-                                                                  defaults.grace_seconds) + 1
+    options = ServeOptions(drain_seconds=float(drain) if drain else defaults.drain_seconds,
+                           grace_seconds=float(grace) if grace else defaults.grace_seconds)
+    assert options.shutdown_seconds == options.drain_seconds + options.grace_seconds + 1
+    return options.shutdown_seconds
 
 
 def serves_here(argv: list[str], env: dict[str, str]) -> None:
@@ -74,6 +76,14 @@ def serves_here(argv: list[str], env: dict[str, str]) -> None:
         with Client(server.target, timeout=10) as client:
             assert client.health() == "SERVING"
         assert server.terminate() == 0
+
+
+DOCKER_STOP_TIMEOUT = 10  # what a plain ``docker stop`` waits before SIGKILL
+
+
+def test_the_image_stops_within_a_plain_docker_stop():
+    command, env, _ = image()
+    assert shutdown_seconds(command, env) < DOCKER_STOP_TIMEOUT
 
 
 # -- Kubernetes -----------------------------------------------------------------

@@ -15,6 +15,10 @@ MiB = 1 << 20
 # logs, pipes, the metrics port): the default cap on connections leaves
 # them free, so that a flood of connections never starves the server.
 FILES_KEPT = 100
+# What a stopping server may take past drain + grace: the timer that forces
+# its exit fires at half a second, and the interpreter's own exit after it
+# is given the other half.
+EXIT_MARGIN_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,12 @@ class ServeOptions:
     def max_samples(self) -> int:
         """Opponent hands one Monte Carlo Equity call may deal (samples x opponents)."""
         return 10 * self.max_batch
+
+    @property
+    def shutdown_seconds(self) -> float:
+        """The longest a server takes to exit after SIGTERM: what a stop
+        timeout (``docker stop -t``, terminationGracePeriodSeconds) must exceed."""
+        return self.drain_seconds + self.grace_seconds + EXIT_MARGIN_S
 
     def worker_threads(self) -> int:
         """Threads of the pool that runs native work (the event loop answers the rest)."""

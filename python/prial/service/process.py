@@ -32,7 +32,7 @@ from .lifecycle import (
     write_port_file,
 )
 from .observability import Metrics, Observer
-from .options import ServeOptions
+from .options import EXIT_MARGIN_S, ServeOptions
 from .probes import health_server
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
 from .reload import Credentials
@@ -206,7 +206,7 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
 
     await stop.wait()
     log.info(json.dumps({"event": "stopping", "pid": os.getpid(), "grace_s": options.grace_seconds}))
-    _exit_by(options.drain_seconds + options.grace_seconds + 0.5, observer)
+    _exit_by(options.shutdown_seconds - EXIT_MARGIN_S / 2, observer)
     await health_servicer.enter_graceful_shutdown()
     if options.drain_seconds > 0:
         await asyncio.sleep(options.drain_seconds)
