@@ -105,7 +105,7 @@ def _replay_native(table: TableRules, histories: list[History], threads: int | N
         count = len(names)
         pots = [(int(out.pots[d, k]), [names[s] for s in range(count) if int(out.pot_winners[d, k]) >> s & 1])
                 for k in range(out.pots.shape[1]) if out.pots[d, k] > 0]
-        findings.append(_finding(h, int(out.status[d]), int(out.first_bad[d]), CODES[int(out.code[d])],
+        findings.append(_finding(h, STATUSES[int(out.status[d])], int(out.first_bad[d]), CODES[int(out.code[d])],
                                  ENDINGS[int(out.ending[d])], pots, [int(x) for x in out.put_in[d, :count]]))
     return findings
 
@@ -123,14 +123,14 @@ def _replay_one(h: History) -> Finding:
     try:
         deal = h.start()
     except InvalidHandError as exc:
-        return _finding(h, 4, -1, "ok", "", [], [], detail=str(exc))
+        return _finding(h, "bad_setup", -1, "ok", "", [], [], detail=str(exc))
     for i, action in enumerate(h.actions):
         try:
             deal = deal.act(action)
         except IllegalActionError as exc:
-            return _finding(h, 3, i, exc.code, "", [], [], detail=str(exc))
+            return _finding(h, "illegal", i, exc.code, "", [], [], detail=str(exc))
         except InvalidHandError as exc:
-            return _finding(h, 3, i, "unknown_action", "", [], [], detail=str(exc))
+            return _finding(h, "illegal", i, "unknown_action", "", [], [], detail=str(exc))
     return _finding_of_deal(h, deal)
 
 
@@ -138,10 +138,11 @@ def _finding_of_deal(h: History, deal: Deal) -> Finding:
     result = deal.result
     put_in = [seat.put_in for seat in deal.seats]
     if result is None:
-        return _finding(h, 0, -1, "ok", "", [], put_in)
+        return _finding(h, "unfinished", -1, "ok", "", [], put_in)
     if not result.known:
-        return _finding(h, 2, -1, "ok", result.ending, [], put_in)
-    return _finding(h, 1, -1, "ok", result.ending, [(p.amount, list(p.winners)) for p in result.pots], put_in)
+        return _finding(h, "unknown", -1, "ok", result.ending, [], put_in)
+    pots = [(p.amount, list(p.winners)) for p in result.pots]
+    return _finding(h, "over", -1, "ok", result.ending, pots, put_in)
 
 
 def _split(h: History, pots: list[tuple[int, list[str]]]) -> dict[str, int]:
@@ -161,26 +162,26 @@ def _split(h: History, pots: list[tuple[int, list[str]]]) -> dict[str, int]:
     return paid
 
 
-def _finding(h: History, status: int, first_bad: int, code: str, ending: str, pots: list[tuple[int, list[str]]],
+def _finding(h: History, status: str, first_bad: int, code: str, ending: str, pots: list[tuple[int, list[str]]],
              put_in: list[int], detail: str = "") -> Finding:
+    """The finding of a deal whose replay ended in ``status`` (a name of STATUSES)."""
     recorded_winners = None if h.outcome is None else h.outcome.winners
     recorded_nets = None if h.outcome is None or not h.outcome.nets else h.outcome.nets
     base: dict[str, Any] = dict(deal_id=h.deal_id, table_id=h.table_id, actions=len(h.actions),
                                 action_index=-1, player=None, code=None, ending=ending or None, winners=None,
                                 nets=None, recorded_winners=recorded_winners, recorded_nets=recorded_nets,
                                 rake=sum(h.rake))
-    kind = STATUSES[status]
-    if kind == "bad_setup":
+    if status == "bad_setup":
         return Finding(finding="bad_setup", detail=detail or "the deal cannot start from this setup", **base)
-    if kind == "illegal":
+    if status == "illegal":
         action = h.actions[first_bad]
         base.update(action_index=first_bad, player=action.player, code=code)
         words = detail or f"action {first_bad} ({action.player}: {action.kind}) breaks the rule {code}"
         return Finding(finding="illegal_action", detail=words + "; the deal's money is not checked", **base)
-    if kind == "unfinished":
+    if status == "unfinished":
         return Finding(finding="unfinished", detail=f"the deal has not ended after its {len(h.actions)} actions",
                        **base)
-    if kind == "unknown":
+    if status == "unknown":
         return Finding(finding="unchecked", detail="the end depends on cards the record does not give: its "
                                                    "winners and payouts are not checked", **base)
     paid = _split(h, pots)
