@@ -10,6 +10,7 @@ laws differ; payouts and impossible deals are counted per group.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -203,6 +204,32 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     else:
         games, game_of_deal = [None], np.zeros(len(starts), np.int64)
     widths = np.count_nonzero(result.cards[starts] != NO_CARD, axis=1)
+    category = out["category"].combine_chunks().indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    add_dealing(tally, keys, group_of_deal, games, game_of_deal, widths, sound, presence,
+                DealtHands(deal_of_row, seats, category, result.cards))
+    return tally
+
+
+class DealtHands(NamedTuple):
+    """The hands of a chunk's deals, a row each: its deal (an index of the
+    chunk's deals), its seat, its hand's category (a Category value) and
+    its cards (rows x at least the widest hand, NO_CARD past a hand's end)."""
+
+    deal: np.ndarray
+    seat: np.ndarray
+    category: np.ndarray
+    cards: np.ndarray
+
+
+def add_dealing(tally: Tally, keys: list[GroupKey], group_of_deal: np.ndarray, games: list[str | None],
+                game_of_deal: np.ndarray, widths: np.ndarray, sound: np.ndarray, presence: np.ndarray,
+                hands: DealtHands) -> None:
+    """Adds the dealing counts of a chunk's sound deals to ``tally``: per
+    deal its group (an index of ``keys``), game (of ``games``), hand size
+    and whether it is sound; ``presence``: deals x seats, 1 where a seat
+    holds a hand of ``hands``."""
+    if not len(group_of_deal):
+        return
     combined = (group_of_deal * len(games) + game_of_deal) * (NO_CARD + 1) + widths
     unique, sub_of_deal = dense_codes(combined)
     sub_keys = {}
@@ -211,13 +238,13 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
         g, game = divmod(rest, len(games))
         sub_keys[(g, games[game], width)] = sub
     subs = len(sub_keys)
-    row_sound = sound[deal_of_row]
-    cell = (sub_of_deal[deal_of_row] * MAX_SEATS + seats)[row_sound]  # (dealing tally, seat) of each row
-    category = out["category"].combine_chunks().indices.to_numpy(zero_copy_only=False).astype(np.int64)[row_sound]
+    row_sound = sound[hands.deal]
+    cell = (sub_of_deal[hands.deal] * MAX_SEATS + hands.seat)[row_sound]  # (dealing tally, seat) of each row
+    category = hands.category[row_sound]
     deals = np.bincount(sub_of_deal[sound], minlength=subs)
     seat_deals = np.bincount(cell, minlength=subs * MAX_SEATS).reshape(subs, MAX_SEATS)
     categories = np.bincount(cell * CATEGORIES + category, minlength=subs * MAX_SEATS * CATEGORIES)
-    held = result.cards[row_sound]
+    held = hands.cards[row_sound]
     cards = np.zeros(subs * MAX_SEATS * CARD_CODES, np.int64)
     for position in range(int(widths.max())):
         column = held[:, position].astype(np.int64)
@@ -225,6 +252,7 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
         cards += np.bincount((cell * CARD_CODES + column)[there], minlength=cards.size)
     # Deals of each pair of seats: the products of the sound deals' seat
     # rows, summed per tally.
+    seat_count = presence.shape[1]
     pairs = np.zeros((subs, MAX_SEATS, MAX_SEATS), np.int64)
     for sub in range(subs):
         mine = presence[sound & (sub_of_deal == sub)]
@@ -235,7 +263,6 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
         tally.group(keys[g]).dealing.setdefault((game, width), DealingTally()).add(DealingTally(
             deals=int(deals[sub]), seat_deals=seat_deals[sub], pair_deals=pairs[sub],
             categories=categories[sub], cards=cards[sub]))
-    return tally
 
 
 def _tally_payouts(tally: Tally, out: pa.Table, starts: np.ndarray, lengths: np.ndarray, group_of_deal: np.ndarray,
