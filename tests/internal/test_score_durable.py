@@ -14,8 +14,9 @@ import pytest
 
 import prial
 from prial.cli import main
+from prial.logs import journal
+from prial.logs.journal import Journal, WriteFailure
 from prial.score import parts
-from prial.score.parts import Journal
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +66,10 @@ def disk_full(*_args, **_kwargs):
     raise OSError(errno.ENOSPC, "Error writing bytes to file")
 
 
-def writes_then_fails(suffix: str):
+def writes_then_fails(module, suffix: str):
     """``write_tables`` that writes some of a file ending in ``suffix``
     and then finds the disk full, as Arrow's writers do."""
-    real = parts.write_tables
+    real = module.write_tables
 
     def write_tables(path, fmt, schema, tables):
         if not path.endswith(suffix):
@@ -87,8 +88,8 @@ def leftovers(folder) -> list[str]:
 
 
 @pytest.mark.parametrize("what, fault", [
-    ("output", lambda mp, out: mp.setattr(parts, "write_tables", writes_then_fails(".csv.tmp"))),
-    ("errors file", lambda mp, out: mp.setattr(parts, "write_tables", writes_then_fails(".errors.csv.tmp"))),
+    ("output", lambda mp, out: mp.setattr(journal, "write_tables", writes_then_fails(journal, ".csv.tmp"))),
+    ("errors file", lambda mp, out: mp.setattr(parts, "write_tables", writes_then_fails(parts, ".errors.csv.tmp"))),
     ("summary", lambda mp, out: mp.setattr(parts, "_write_json", disk_full)),
 ])
 def test_a_full_disk_leaves_all_or_nothing_and_names_the_file(log, tmp_path, monkeypatch, capsys, what, fault):
@@ -117,26 +118,26 @@ def test_a_full_disk_leaves_all_or_nothing_and_names_the_file(log, tmp_path, mon
 
 def test_a_full_disk_while_committing_a_part_leaves_no_temporary_file(log, tmp_path, monkeypatch):
     out = tmp_path / "out.parquet"
-    commit, calls = parts.Journal.commit, []
+    commit, calls = Journal.commit, []
 
     def fails_at_the_third(self, index, *args):
         calls.append(index)
         if len(calls) == 3:
             with open(self.part_path(index) + ".tmp", "wb") as f:
                 f.write(b"half a part")
-            monkeypatch.setattr(parts.pa, "OSFile", disk_full)
+            monkeypatch.setattr(journal.pa, "OSFile", disk_full)
         return commit(self, index, *args)
 
-    monkeypatch.setattr(parts.Journal, "commit", fails_at_the_third)
-    with pytest.raises(parts.WriteFailure, match=r"cannot write the part .*part-000002\.arrow: No space left"):
+    monkeypatch.setattr(Journal, "commit", fails_at_the_third)
+    with pytest.raises(WriteFailure, match=r"cannot write the part .*part-000002\.arrow: No space left"):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=500))
     assert leftovers(tmp_path) == [] and not out.exists()
 
 
 def test_a_full_disk_before_anything_is_committed_leaves_nothing(log, tmp_path, monkeypatch):
     out = tmp_path / "out.csv"
-    monkeypatch.setattr(parts.pa, "OSFile", disk_full)
-    with pytest.raises(parts.WriteFailure, match="part-000000.arrow: No space left on device$"):
+    monkeypatch.setattr(journal.pa, "OSFile", disk_full)
+    with pytest.raises(WriteFailure, match="part-000000.arrow: No space left on device$"):
         prial.score_file(log, out, options=prial.ScoreOptions(chunk_rows=500))
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import prial
-from prial.score.parts import Journal
+from prial.logs.journal import Journal
 from prial.score.sample import write_sample_log
 
 

@@ -35,7 +35,7 @@ _alpha.__name__ = "error rate"
 def _check_report_target(report: str, log: str, overwrite: bool) -> None:
     """Before the audit runs: the report can be written, and replaces
     nothing it should not."""
-    from ..score.targets import same_file
+    from ..logs.targets import same_file
 
     try:
         import matplotlib  # noqa: F401

@@ -50,8 +50,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 def interrupted_state(args: argparse.Namespace) -> str:
     """What an interrupted job left, and how to go on, in one line."""
     from ..logs.formats import detect_format
+    from ..logs.journal import Journal
     from ..score.job import default_output
-    from ..score.parts import Journal
 
     if args.engine == "dask":
         return "nothing is kept of a Dask job; run it again"

@@ -9,7 +9,10 @@
 - ``passes``: the pass over a log, one scored chunk of whole deals at a
   time; ``partitions``: the same on Dask;
 - ``options``: how a log is scored, and the engines; ``errors``: the
-  one error of a log or a job over one; ``progress``: how far a job is.
+  one error of a log or a job over one; ``progress``: how far a job is;
+- ``journal``: a job's parts directory, its journal and the output
+  writer; ``fingerprint``, ``lock`` and ``targets``: resuming, one job
+  per output, what a job may write (``prial score`` and ``prial replay``).
 
 Nothing is loaded here: ``import prial`` stays free of pyarrow.
 """

@@ -1,4 +1,4 @@
-"""Which input a scoring job read, by its content.
+"""Which input a job over a log read, by its content.
 
 A resumed job must read the log the interrupted run read.  Its size and
 modification time say little: a file rewritten in place within the same
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .types import ScoreError
+from .errors import LogError
 
 BLOCK_BYTES = 1 << 20
 
@@ -49,13 +49,13 @@ class InputHash:
 
 def read_as_before(path: str, recorded: dict) -> InputHash:
     """An InputHash of ``path`` advanced to where ``recorded`` (a journal
-    entry) had got, or ScoreError if those bytes differ now."""
+    entry) had got, or LogError if those bytes differ now."""
     fingerprint = InputHash(path)
     if "input_sha256" not in recorded:
         return fingerprint
     now = fingerprint.advance(recorded["input_bytes"])
     if now != {key: recorded[key] for key in now}:
         fingerprint.close()
-        raise ScoreError(f"the input {path} is not the file the interrupted run read (its first "
-                         f"{recorded['input_bytes']:,} bytes have changed): --overwrite scores it afresh", status=1)
+        raise LogError(f"the input {path} is not the file the interrupted run read (its first "
+                         f"{recorded['input_bytes']:,} bytes have changed): --overwrite starts afresh", status=1)
     return fingerprint

@@ -1,4 +1,4 @@
-"""One scoring job per output at a time.
+"""One job per output at a time (``prial score``, ``prial replay``).
 
 Two jobs writing one output (a run, and a ``--resume`` of it started a
 moment later) would each rebuild the parts directory and the output under
@@ -15,7 +15,7 @@ from __future__ import annotations
 import fcntl
 import os
 
-from .types import ScoreError
+from .errors import LogError
 
 
 def lock_path(output: str) -> str:
@@ -23,11 +23,12 @@ def lock_path(output: str) -> str:
 
 
 class JobLock:
-    """``with JobLock(output):`` the job on ``output``; ScoreError (exit 1)
-    naming the holder if another process has it."""
+    """``with JobLock(output, "prial score"):`` the job on ``output``;
+    LogError (exit 1) naming the holder if another process has it."""
 
-    def __init__(self, output: str) -> None:
+    def __init__(self, output: str, command: str) -> None:
         self.output = output
+        self.command = command
         self.path = lock_path(output)
         self._fd: int | None = None
 
@@ -39,11 +40,11 @@ class JobLock:
             except BlockingIOError:
                 holder = _holder(fd)
                 os.close(fd)
-                raise ScoreError(f"another prial score ({holder}) is writing {self.output}: wait for it to end, "
+                raise LogError(f"another {self.command} ({holder}) is writing {self.output}: wait for it to end, "
                                  "or stop it", status=1) from None
             except OSError as exc:  # a file system without locks
                 os.close(fd)
-                raise ScoreError(f"cannot lock {self.path}: {exc.strerror or exc}", status=1) from None
+                raise LogError(f"cannot lock {self.path}: {exc.strerror or exc}", status=1) from None
             # A holder that ended between our open and our flock has removed
             # the file we locked: a third job may hold a new one by that name.
             try:
@@ -62,7 +63,7 @@ class JobLock:
         try:
             return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            raise ScoreError(f"cannot write the lock file {self.path}: {exc.strerror or exc}", status=1) from None
+            raise LogError(f"cannot write the lock file {self.path}: {exc.strerror or exc}", status=1) from None
 
     def __exit__(self, *exc_info: object) -> None:
         if self._fd is None:

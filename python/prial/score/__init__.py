@@ -4,9 +4,11 @@
 - ``local_engine`` and ``dask_engine``: where the chunks are scored, by
   the kernel and the pass of ``prial.logs`` (reading, typing, chunking,
   adjudicating, progress), which ``prial.audit`` stands on too;
-- ``parts``: the parts directory, its journal and the output writer;
-  ``fingerprint``, ``lock`` and ``targets``: resuming, one job per
-  output, what a job may write;
+- ``parts``: a scored chunk's tallies, and the errors file and summary
+  made from the parts (the parts directory, resuming, one job per output
+  and what a job may write are ``prial.logs``'s: ``journal``,
+  ``fingerprint``, ``lock``, ``targets``); ``targets``: a job already
+  complete, told by its summary;
 - ``types``: the summary, and the public names of the options and the
   error;
 - ``sample``: sample deal logs, fair or dealt with a ``Bias``.

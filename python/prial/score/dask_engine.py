@@ -27,11 +27,19 @@ import pandas as pd
 
 from ..logs.chunk import score_table
 from ..logs.formats import line_offset
+from ..logs.journal import Journal, OutputWriter, read_arrow
 from ..logs.options import ScoreOptions
-from ..logs.partitions import (check_dask_format, csv_read_errors, dask_client, dask_frame, partition_table,
-                               read_schema, split_deals_of_frame)
+from ..logs.partitions import (
+    check_dask_format,
+    csv_read_errors,
+    dask_client,
+    dask_frame,
+    partition_table,
+    read_schema,
+    split_deals_of_frame,
+)
 from ..logs.progress import Progress
-from .parts import Journal, OutputWriter, assemble, read_arrow
+from .parts import assemble
 from .types import ScoreSummary
 
 if TYPE_CHECKING:
@@ -54,7 +62,7 @@ def _score_partition(frame: pd.DataFrame, schema: pa.Schema, options: ScoreOptio
     table = partition_table(frame, schema)
     # Row numbers are shifted when assembling.
     result = score_table(table, 0, options, offset, split, loose_ends[number])
-    Journal(parts_dir).write_part(number, result)
+    Journal(parts_dir).write_part(number, result.table, result.errors)
     return pd.DataFrame({
         "part": [number], "rows": [table.num_rows], "rows_out": [result.table.num_rows],
         "bad_rows": [result.errors.num_rows], "deals": [result.deals],

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 from ..logs.formats import detect_format, format_of_suffix
+from ..logs.lock import JobLock
 from ..logs.options import ScoreOptions, check_engine
 from ..logs.progress import Progress
+from ..logs.targets import check_existing, check_names
 from .local_engine import score_local
-from .lock import JobLock
-from .targets import check_existing, check_names
 from .types import ScoreError, ScoreSummary
 
 
@@ -62,8 +62,8 @@ def score_file(
     check_names(input, output, errors)
     if engine == "dask" and resume:
         raise ScoreError("--resume is for the local engine; a failed Dask job is simply rerun")
-    with JobLock(output):
-        check_existing(output, errors, overwrite=overwrite, resume=resume)
+    with JobLock(output, "prial score"):
+        check_existing(output, errors, overwrite=overwrite, resume=resume, job="scoring")
         if engine == "dask":
             # Named first when missing: the engine's own imports would
             # otherwise name pandas, which comes with it.

@@ -1,5 +1,5 @@
 """``prial score --engine local``: this process, chunk by chunk, resumable
-(see ``prial.score.parts`` for how a killed job resumes)."""
+(see ``prial.logs.journal`` for how a killed job resumes)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import time
 
 from ..logs.chunk import score_table
 from ..logs.columns import DEAL_COLUMN
+from ..logs.fingerprint import InputHash, read_as_before
 from ..logs.formats import line_offset
 from ..logs.io import InputReader
+from ..logs.journal import Journal, OutputWriter, WriteFailure, read_arrow
 from ..logs.options import ScoreOptions
 from ..logs.passes import scored_chunks, split_deals
 from ..logs.progress import Progress
-from .fingerprint import InputHash, read_as_before
-from .parts import Journal, OutputWriter, WriteFailure, assemble, read_arrow
+from .parts import assemble, commit_chunk
 from .targets import summary_of_complete_job
 from .types import ScoreError, ScoreSummary
 
@@ -27,7 +28,7 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
     reader = InputReader(input, fmt_in, options.chunk_rows)
     journal = Journal.for_output(output)
     size = os.stat(input).st_size
-    # The input is known by its content (prial.score.fingerprint), not its times.
+    # The input is known by its content (prial.logs.fingerprint), not its times.
     job = {"input": os.path.abspath(input), "size": size, "format": fmt_in,
            "options": repr(dataclasses.replace(options, threads=None))}  # threads do not change the output
     if resume and not os.path.exists(journal.path) and os.path.exists(output):
@@ -57,14 +58,14 @@ def score_local(input: str, output: str, fmt_in: str, fmt_out: str, options: Sco
             writer.put(read_arrow(journal.part_path(e["part"])))
         for chunk, result in scored_chunks(reader.tables(skip=resumed_rows), deal_log, options, offset, split,
                                            first_row=resumed_rows):
-            entries.append(journal.commit(len(entries), result, done, done + chunk.num_rows,
+            entries.append(commit_chunk(journal, len(entries), result, done, done + chunk.num_rows,
                                           fingerprint.advance(reader.position())))
             writer.put(result.table)
             done += chunk.num_rows
             progress.update(done, reader.done())
         if not entries:  # an empty log still gets an output with its columns
             result = score_table(reader.schema.empty_table(), 0, options, offset)
-            entries.append(journal.commit(0, result, 0, 0, fingerprint.advance(size)))
+            entries.append(commit_chunk(journal, 0, result, 0, 0, fingerprint.advance(size)))
             writer.put(result.table)
         writer.close()
     except WriteFailure as exc:

@@ -31,7 +31,7 @@ from ..logs.chunk import score_table
 from ..logs.formats import detect_format
 from ..logs.io import write_tables
 from ..logs.options import ScoreOptions
-from .targets import check_directory
+from ..logs.targets import check_directory
 from .types import SAMPLE_WON, ScoreError
 
 # Deals generated (and written, as one Parquet row group) at a time, so any
