@@ -123,6 +123,7 @@ class Call:
     cancel: CancelFlag | None = None
     admission: Admission | None = None  # None: a call refused before it was admitted
     held: int = 0  # bytes of the budget this request holds
+    in_flight: bool = False  # counted in the in-flight gauge (Observer.begin)
 
     def reserve(self, size: int, what: str) -> None:
         """Counts ``size`` more bytes against the server's budget of bytes
@@ -362,6 +363,7 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
             async def streaming(self: Any, requests: AsyncIterator[bytes],
                                 context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
                 call = Call(method, time.perf_counter(), admission=self.runtime.admission)
+                self.runtime.observer.begin(call)
                 admitted = cancelled = False
                 try:
                     try:
@@ -400,6 +402,7 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
         @functools.wraps(handler)
         async def unary(self: Any, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> Any:
             call = Call(method, time.perf_counter(), admission=self.runtime.admission)
+            self.runtime.observer.begin(call)
             admitted = cancelled = False
             try:
                 try:

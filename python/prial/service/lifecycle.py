@@ -105,6 +105,13 @@ def _socket_host(host: str) -> str:
     return host[1:-1] if host.startswith("[") and host.endswith("]") else host
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as gRPC and URLs take it: an IPv6 address in brackets
+    (``--host ::`` and ``--host [::]`` alike give ``[::]:50051``)."""
+    bare = _socket_host(host)
+    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
+
+
 def _reason(exc: OSError) -> str:
     if exc.errno == errno.EADDRINUSE:
         return "address in use"
@@ -117,7 +124,7 @@ def bind_sockets(host: str, port: int, *, reuse_port: bool) -> list[socket.socke
     ``cannot listen on host:port: why`` if an address is taken (or the port
     is privileged), or if no address can be had at all (an address the
     machine lacks, such as IPv6 for ``localhost``, is skipped as gRPC does)."""
-    address = f"{host}:{port}"
+    address = host_port(host, port)
     try:
         infos = socket.getaddrinfo(_socket_host(host) or None, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
@@ -131,6 +138,10 @@ def bind_sockets(host: str, port: int, *, reuse_port: bool) -> list[socket.socke
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if reuse_port:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            if family == socket.AF_INET6 and sockaddr[0] == "::" and len(infos) == 1:
+                # "::" takes IPv4 as well (dual stack), as gRPC's listener does,
+                # whatever the system's default (net.ipv6.bindv6only).
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
             sock.bind(sockaddr)
         except OSError as exc:
             sock.close()
@@ -167,5 +178,5 @@ def startup_failure(exc: BaseException, options: ServeOptions) -> ConfigurationE
         except StartupError as found:
             return found
         why = ": are --tls-cert and --tls-key a PEM certificate and its key?" if options.tls_cert else ""
-        return StartupError(f"cannot listen on {options.host}:{options.port}{why}")
+        return StartupError(f"cannot listen on {host_port(options.host, options.port)}{why}")
     return None

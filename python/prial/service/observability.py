@@ -9,6 +9,9 @@ import threading
 import time
 from typing import Any
 
+import grpc
+
+from .._core import __version__
 from .calls import Call
 from .lifecycle import log
 
@@ -18,22 +21,25 @@ class Metrics:
     them to files that the supervisor serves summed."""
 
     def __init__(self) -> None:
-        from prometheus_client import CollectorRegistry, Counter, Histogram
+        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 
         self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)  # resident memory, open files, start time
+        build = Gauge("prial_build_info", "The prial version serving (always 1)", ["version"],
+                      registry=self.registry, multiprocess_mode="max")
+        build.labels(__version__).set(1)
         self.requests = Counter(
             "prial_requests", "Calls finished, by method and status code (errors: code != OK)",
             ["method", "code"], registry=self.registry)
         self.hands = Counter(
-            "prial_hands", "Hands ranked, by method", ["method"], registry=self.registry)
+            "prial_hands", "Hands ranked in answered calls, by method", ["method"], registry=self.registry)
+        self.in_flight = Gauge(
+            "prial_calls_in_flight", "Calls started and not yet finished, by method", ["method"],
+            registry=self.registry, multiprocess_mode="livesum")
         self.latency = Histogram(
-            "prial_request_seconds", "Call duration, by method", ["method"], registry=self.registry,
+            "prial_request_seconds", "Call duration, by method and status code", ["method", "code"],
+            registry=self.registry,
             buckets=(0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30))
-
-    def serve(self, host: str, port: int) -> None:
-        from prometheus_client import start_http_server
-
-        start_http_server(port, addr=host, registry=self.registry)
 
 
 class CallLog:
@@ -91,10 +97,15 @@ class Observer:
         self.calls_finished = 0
 
     def _labelled(self, method: str, code: str) -> tuple[Any, Any, Any]:
-        children = (self.metrics.requests.labels(method, code), self.metrics.latency.labels(method),
+        children = (self.metrics.requests.labels(method, code), self.metrics.latency.labels(method, code),
                     self.metrics.hands.labels(method))
         self._children[method, code] = children
         return children
+
+    def begin(self, call: Call) -> None:
+        """Counts ``call`` in flight until it finishes."""
+        self.metrics.in_flight.labels(call.method).inc()
+        call.in_flight = True
 
     def finish(self, call: Call) -> None:
         self.calls_finished += 1  # under the GIL; only watched for change
@@ -103,7 +114,9 @@ class Observer:
         requests, latency, hands = self._children.get((call.method, code)) or self._labelled(call.method, code)
         requests.inc()
         latency.observe(seconds)
-        if call.hands:
+        if call.in_flight:
+            self.metrics.in_flight.labels(call.method).dec()
+        if call.hands and call.code == grpc.StatusCode.OK:  # a refused call ranked nothing for its caller
             hands.inc(call.hands)
         if self.call_log is not None:
             self.call_log.record(call.method, code, seconds, call.hands)

@@ -15,7 +15,7 @@ from grpc_health.v1 import health_pb2_grpc
 
 from .headers import MetadataLimit
 from .health import HealthService
-from .lifecycle import StartupError
+from .lifecycle import StartupError, host_port
 from .observability import Observer
 from .options import ServeOptions
 
@@ -27,7 +27,7 @@ def health_server(options: ServeOptions, health: HealthService, observer: Observ
         return None
     server = grpc.aio.server(interceptors=[MetadataLimit(observer)], options=channel_options)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    address = f"{options.host}:{options.health_port}"
+    address = host_port(options.host, options.health_port)
     try:
         port = server.add_insecure_port(address)
     except RuntimeError:  # grpcio: "Failed to bind to address ..."

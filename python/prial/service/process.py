@@ -15,6 +15,7 @@ import grpc
 import numpy as np
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from .._core import __version__
 from ..evaluator import evaluator_for, set_table_cache_limit
 from ..rules import Rules
 from . import reflection
@@ -27,17 +28,18 @@ from .lifecycle import (
     STOP_SIGNALS,
     StartupError,
     configure_logging,
+    host_port,
     log,
     open_files_limit,
     write_port_file,
 )
+from .metrics_http import MetricsEndpoint
 from .observability import Metrics, Observer
 from .options import EXIT_MARGIN_S, ServeOptions
 from .probes import health_server
 from .registration import HEALTH_SERVICE_NAME, SERVICE_NAME, add_service
 from .reload import Credentials
 from .servicer import PrialService
-
 
 HANDSHAKE_TIMEOUT_S = 10.0
 
@@ -94,6 +96,7 @@ class Built:
     service: PrialService
     secrets: Credentials  # reloaded on SIGHUP
     probes: grpc.aio.Server | None
+    metrics: MetricsEndpoint | None
 
 
 async def build_server(options: ServeOptions) -> tuple[grpc.aio.Server, int, HealthService, Observer,
@@ -122,19 +125,22 @@ async def _build(options: ServeOptions) -> Built:
     reflection.enable(server, (SERVICE_NAME, HEALTH_SERVICE_NAME))
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-    address = f"{options.host}:{options.port}"
+    address = host_port(options.host, options.port)
     try:
         port = server.add_insecure_port(address) if credentials is None else server.add_secure_port(address, credentials)
     except RuntimeError:  # grpcio: "Failed to bind to address ..."
         port = 0
+    endpoint = None
     try:
         if port == 0:
             raise OSError(f"cannot listen on {address}")
         probes = health_server(options, health_servicer, observer, channel_options(options))
+        if options.metrics_port is not None and options.processes <= 1:  # else the supervisor serves them
+            endpoint = MetricsEndpoint(metrics.registry, options.host, options.metrics_port)
     except (OSError, StartupError):
         service.close()
         raise
-    return Built(server, port, health_servicer, observer, service, secrets, probes)
+    return Built(server, port, health_servicer, observer, service, secrets, probes, endpoint)
 
 
 def serve_process(options: ServeOptions, *, ready_fd: int | None = None, process_index: int = 0) -> int:
@@ -190,9 +196,7 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
         await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    if options.metrics_port is not None and options.processes <= 1:
-        observer.metrics.serve(options.host, options.metrics_port)
-    serving = {"event": "serving", "host": options.host, "port": port, "pid": os.getpid(),
+    serving = {"event": "serving", "version": __version__, "host": options.host, "port": port, "pid": os.getpid(),
                "process": process_index, "tls": bool(options.tls_cert), "auth": bool(options.auth_token_file),
                "health_port": options.health_port}
     if ready_fd is None:  # the one process: the supervisor's line says it for its children
@@ -213,6 +217,8 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
     for server in servers:  # the main one first: health answers NOT_SERVING while it drains
         await server.stop(options.grace_seconds)  # then every call still running is cancelled
     service.close()
+    if built.metrics is not None:
+        built.metrics.close()
     observer.close()  # the last calls' log lines
     trimmer.set()
     log.info(json.dumps({"event": "stopped", "pid": os.getpid()}))

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
+from .._core import __version__
 from ..errors import ConfigurationError
 from .lifecycle import (
     RELOAD_SIGNAL,
@@ -47,6 +48,7 @@ from .lifecycle import (
     stop_with_parent,
     write_port_file,
 )
+from .metrics_http import MetricsEndpoint
 from .options import ServeOptions
 
 
@@ -130,7 +132,7 @@ class Supervisor:
         self.clean = True  # every child stopped by us exited 0
         self.reserved: list[socket.socket] = []
         self.metrics_dir: str | None = None
-        self.metrics_server: Any = None
+        self.metrics_server: MetricsEndpoint | None = None
         self.wake_r = self.wake_w = -1
 
     # -- the parent ---------------------------------------------------------
@@ -156,6 +158,8 @@ class Supervisor:
         previous = {s: signal.signal(s, self._on_signal) for s in _HANDLED}
         old_wakeup = signal.set_wakeup_fd(self.wake_w)
         try:
+            if options.metrics_port is not None:  # a taken port fails here, before any fork
+                self.metrics_server = _serve_multiprocess_metrics(options.host, options.metrics_port)
             for child in self.children:
                 self._start(child)
             while self._step():
@@ -308,9 +312,7 @@ class Supervisor:
     def _announce(self) -> None:
         self.announced = True
         options = self.options
-        if options.metrics_port is not None:
-            self.metrics_server = _serve_multiprocess_metrics(options.host, options.metrics_port)
-        _event(20, "serving", port=self.port, processes=options.processes, open_files=open_files_limit())
+        _event(20, "serving", version=__version__, port=self.port, processes=options.processes, open_files=open_files_limit())
         if options.port_file:
             write_port_file(options.port_file, self.port)
 
@@ -325,8 +327,7 @@ class Supervisor:
                 os.close(child.status_fd)
                 child.status_fd = None
         if self.metrics_server is not None:
-            self.metrics_server.shutdown()
-            self.metrics_server.server_close()
+            self.metrics_server.close()
         if self.metrics_dir:
             for name in os.listdir(self.metrics_dir):
                 os.unlink(os.path.join(self.metrics_dir, name))
@@ -365,8 +366,8 @@ class Supervisor:
                     os.close(fd)
             for sock in self.reserved:
                 sock.close()
-            if self.metrics_server is not None:  # the parent's listening socket, not its thread
-                self.metrics_server.socket.close()
+            if self.metrics_server is not None:
+                self.metrics_server.close_listeners()
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             from .process import serve_process
 
@@ -392,14 +393,16 @@ class Supervisor:
 _HANDLED = (*STOP_SIGNALS, RELOAD_SIGNAL, signal.SIGCHLD)
 
 
-def _serve_multiprocess_metrics(host: str, port: int) -> Any:
-    from prometheus_client import CollectorRegistry, start_http_server
+def _serve_multiprocess_metrics(host: str, port: int) -> MetricsEndpoint:
+    """The children's metrics summed, and the supervisor's own process_*
+    series (a child's cannot be summed: each is one process's)."""
+    from prometheus_client import CollectorRegistry, ProcessCollector
     from prometheus_client.multiprocess import MultiProcessCollector
 
     registry = CollectorRegistry()
     MultiProcessCollector(registry)
-    server, _thread = start_http_server(port, addr=host, registry=registry)
-    return server
+    ProcessCollector(registry=registry)
+    return MetricsEndpoint(registry, host, port)
 
 
 def _failure_status(failure: ConfigurationError | StartupError) -> bytes:
