@@ -52,6 +52,7 @@ from .table import Action, Deal, DealResult, TableRules, simulate
 
 if TYPE_CHECKING:
     from .audit import AuditOptions, AuditResult, audit_file, audit_table
+    from .logs.histories import read_histories, write_histories
     from .score import (
         Bias,
         ScoreError,
@@ -78,11 +79,12 @@ equity_batch = _brag.equity_batch
 partition = _brag.partition
 partition_batch = _brag.partition_batch
 
-# Log scoring and auditing need pyarrow: their subpackage is imported on
-# first use.
+# Log scoring, auditing and history files need pyarrow: their subpackage is
+# imported on first use.
 _LAZY = {**dict.fromkeys(("Bias", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
                           "write_sample_log"), "score"),
-         **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit")}
+         **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit"),
+         **dict.fromkeys(("read_histories", "write_histories"), "logs.histories")}
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
 
@@ -162,6 +164,7 @@ __all__ = [
     "partition_batch",
     "percentile",
     "random_hands",
+    "read_histories",
     "sample_deals",
     "score_file",
     "set_table_cache_limit",
@@ -170,5 +173,6 @@ __all__ = [
     "showdown_batch",
     "simulate",
     "table_cache_info",
+    "write_histories",
     "write_sample_log",
 ]

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .._core import TABLE_KINDS
 from ..cards import cards_of, format_cards
 from ..errors import InvalidHandError
 from .carried import CARRIED_KEYS
@@ -28,6 +29,9 @@ VERSION = 1
 SCHEMA = Path(__file__).with_name("history.schema.json")
 _KEYS = ("format", "version", "deal_id", "table_id", "started", "table", "rules_ref", "dealer", "players", "cards",
          "seed", "carried", "actions", "rake", "outcome")
+# The kinds whose chips a record gives (a stake's or sideshow's choice, a
+# see's or cover's price).
+_PRICED = ("stake", "sideshow", "see", "cover")
 
 
 class Outcome(NamedTuple):
@@ -78,8 +82,7 @@ def to_record(deal: Deal, *, deal_id: str, table_id: str | None = None, started:
     record["table"] = data["table"]
     record["dealer"] = deal.dealer
     stacks = data["stacks"]
-    record["players"] = [{"id": name, "seat": seat, **({} if stacks is None else {"stack": stacks[seat]})}
-                         for seat, name in enumerate(deal.players)]
+    record["players"] = _player_entries(deal.players, stacks)
     if "cards" in data:
         record["cards"] = [None if hand is None else format_cards(hand) for hand in data["cards"]]
     else:
@@ -87,21 +90,59 @@ def to_record(deal: Deal, *, deal_id: str, table_id: str | None = None, started:
     carried = {key: data[key] for key in CARRIED_KEYS if key in data}
     if carried:
         record["carried"] = carried
-    actions = []
-    for i, action in enumerate(deal.history):
-        entry: dict[str, Any] = {"player": action.player, "kind": action.kind}
-        if action.amount is not None and action.kind in ("stake", "sideshow", "see", "cover"):
-            entry["amount"] = action.amount
-        if action.discards:
-            entry["discards"] = format_cards(action.discards)
-        if times is not None and times[i] is not None:
-            entry["time"] = _time(times[i], f"times[{i}]")
-        actions.append(entry)
-    record["actions"] = actions
-    if rake:
-        record["rake"] = [int(r) for r in rake]
+    record["actions"] = [
+        _action_entry(action, None if times is None or times[i] is None else _time(times[i], f"times[{i}]"),
+                      action.kind in _PRICED)
+        for i, action in enumerate(deal.history)]
     if outcome is None and deal.result is not None and deal.result.known:
         outcome = Outcome(tuple(deal.result.winners or ()), dict(deal.result.nets or {}))
+    return _ending(record, rake, outcome)
+
+
+def record_of(history: History, *, rules_ref: str | None = None) -> dict[str, Any]:
+    """``history`` as a record again, as read (an action the rules refuse
+    kept as it was); ``rules_ref`` names its rules instead of giving them
+    inline.  ``read_record(record_of(h)) == h``."""
+    record: dict[str, Any] = {"format": FORMAT, "version": VERSION, "deal_id": history.deal_id}
+    if history.table_id is not None:
+        record["table_id"] = history.table_id
+    if history.started is not None:
+        record["started"] = history.started
+    if rules_ref is None:
+        record["table"] = history.table.to_dict()
+    else:
+        record["rules_ref"] = _text(rules_ref, "rules_ref")
+    record["dealer"] = history.dealer
+    record["players"] = _player_entries(history.players, history.stacks)
+    if history.seed is not None:
+        record["seed"] = history.seed
+    elif history.cards is not None and any(hand is not None for hand in history.cards):
+        record["cards"] = [None if hand is None else format_cards(hand) for hand in history.cards]
+    if history.carried:
+        record["carried"] = dict(history.carried)
+    record["actions"] = [_action_entry(action, time, True) for action, time in zip(history.actions, history.times)]
+    return _ending(record, history.rake, history.outcome)
+
+
+def _player_entries(names: Sequence[str], stacks: Sequence[int] | None) -> list[dict[str, Any]]:
+    return [{"id": name, "seat": seat, **({} if stacks is None else {"stack": stacks[seat]})}
+            for seat, name in enumerate(names)]
+
+
+def _action_entry(action: Action, time: str | None, with_amount: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"player": action.player, "kind": action.kind}
+    if action.amount is not None and with_amount:
+        entry["amount"] = action.amount
+    if action.discards:
+        entry["discards"] = format_cards(action.discards)
+    if time is not None:
+        entry["time"] = time
+    return entry
+
+
+def _ending(record: dict[str, Any], rake: Sequence[int], outcome: Outcome | None) -> dict[str, Any]:
+    if rake:
+        record["rake"] = [int(r) for r in rake]
     if outcome is not None:
         record["outcome"] = {"winners": list(outcome.winners), "nets": dict(outcome.nets)}
     return record
@@ -272,6 +313,9 @@ def _actions(value: object, players: tuple[str, ...]) -> tuple[tuple[Action, ...
         unknown = sorted(set(entry) - {"player", "kind", "amount", "discards", "time"})
         if unknown:
             raise InvalidHandError(f"{where}: unknown field {unknown[0]!r}", field=f"{where}.{unknown[0]}")
+        if entry["kind"] not in TABLE_KINDS:
+            raise InvalidHandError(f"{where}: unknown kind {entry['kind']!r} (one of {', '.join(TABLE_KINDS)})",
+                                   field=f"{where}.kind")
         player = entry.get("player")
         if player not in players:
             raise InvalidHandError(f"{where}: player {player!r} is not at the table", field=f"{where}.player")
