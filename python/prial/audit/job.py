@@ -7,11 +7,13 @@ import os
 import time
 from typing import TYPE_CHECKING
 
+from ..logs.errors import LogError
 from ..logs.formats import detect_format
 from ..logs.options import check_engine
 from ..logs.passes import split_deals_of_table
 from ..logs.progress import Progress
 from .findings import AuditResult, findings
+from .history_job import audit_history_file, history_format, is_history_log
 from .options import AuditOptions, audit_columns
 from .passes import tally_file, tally_table
 
@@ -38,18 +40,28 @@ def audit_file(
     engine: str = "local",
     scheduler: str | None = None,
     workers: int = 2,
+    histories: bool | None = None,
 ) -> AuditResult:
     """Audits a hand log (the formats ``prial score`` reads, scored logs
     too): was it dealt fairly, and were the pots paid right?  See
     docs/audit.md.  Memory stays bounded by ``options.chunk_rows`` (local)
     or a partition (Dask); ``engine``, ``scheduler`` and ``workers`` as for
-    ``score_file``."""
+    ``score_file``.
+
+    A log of hand histories (docs/histories.md) is audited as one:
+    ``histories`` None tells it by its first record or its columns, True
+    takes the log for one; the result is then a ``HistoryAuditResult``."""
     options = options or AuditOptions()
     input = str(input)
-    fmt = detect_format(input, input_format)
     check_engine(engine)
-    started = time.perf_counter()
     progress = progress or Progress("none")
+    if histories or (histories is None and os.path.isfile(input)
+                     and is_history_log(input, history_format(input, input_format))):
+        if engine != "local":
+            raise LogError("a log of hand histories is audited by the local engine; leave out --engine dask")
+        return audit_history_file(input, options, history_format(input, input_format), progress)
+    fmt = detect_format(input, input_format)
+    started = time.perf_counter()
     if engine == "dask":
         from .dask_engine import audit_dask
 

@@ -2,7 +2,7 @@
 (matplotlib, drawn as inline SVG with its text as paths, so the page needs
 no font, script or URL from anywhere), the sentence saying what the test
 found, and the groups that stand out.  Needs the ``report`` extra
-(``pip install "prial[report]"``)."""
+(``pip install "prial[report]"``).  ``history_report`` writes it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from .findings import AuditResult, DealingTest, PayoutGroup, group_label, label_of, mixes_laws, p_cell
 
@@ -143,30 +144,52 @@ def _draw_p_values(figure, axes, tests: Sequence[DealingTest], shown: list[Deali
     return _svg(figure)
 
 
-def _dispute_chart(groups: Sequence[PayoutGroup]) -> str | None:
-    shown = sorted((g for g in groups if g.adjudicated), key=lambda g: -(g.rate or 0.0))[:MAX_GROUPS_SHOWN]
+class RateRow(NamedTuple):
+    """One group's bar of a rate chart: its label, rate, 95 % interval and
+    whether it stands out."""
+
+    label: str
+    rate: float
+    low: float
+    high: float
+    flagged: bool = False
+
+
+def rate_chart(rows: Sequence[RateRow], title: str, xlabel: str, legend: str) -> str | None:
+    """Each group's rate with its interval, highest first (up to MAX_GROUPS_SHOWN)."""
+    shown = sorted(rows, key=lambda r: -r.rate)[:MAX_GROUPS_SHOWN]
     if not shown:
         return None
     with _drawing((8, 0.9 + 0.28 * len(shown))) as (figure, axes):
-        return _draw_disputes(figure, axes, shown)
+        return _draw_rates(figure, axes, shown, title, xlabel, legend)
 
 
-def _draw_disputes(figure, axes, shown: list[PayoutGroup]) -> str:
-    rates = [100 * (g.rate or 0.0) for g in shown]
+def _draw_rates(figure, axes, shown: list[RateRow], title: str, xlabel: str, legend: str) -> str:
+    rates = [100 * r.rate for r in shown]
     # Error bars may not be negative: a rate of 0 or 100 % is its interval's end.
-    errors = [[max(0.0, r - 100 * g.low) for r, g in zip(rates, shown)],
-              [max(0.0, 100 * g.high - r) for r, g in zip(rates, shown)]]
-    axes.errorbar(rates, range(len(shown)), xerr=errors, fmt="s", color=DISPUTES, capsize=3, markersize=6,
-                  label="dispute rate, with its 95 % interval")
+    errors = [[max(0.0, x - 100 * r.low) for x, r in zip(rates, shown)],
+              [max(0.0, 100 * r.high - x) for x, r in zip(rates, shown)]]
+    for flagged, colour, label in ((False, DISPUTES, legend), (True, FLAGGED, "stands out above the rest")):
+        mine = [i for i, r in enumerate(shown) if r.flagged == flagged]
+        if mine:
+            axes.errorbar([rates[i] for i in mine], mine, xerr=[[errors[0][i] for i in mine], [errors[1][i] for i in mine]],
+                          fmt="s", color=colour, capsize=3, markersize=6, label=label)
     axes.set_yticks(range(len(shown)))
-    axes.set_yticklabels([group_label(g.group) for g in shown], fontsize=8)
-    axes.invert_yaxis()
-    axes.set_xlim(0, min(100.0, 1.15 * max(100 * g.high for g in shown)))
-    axes.set_xlabel("deals whose logged winner differs from prial's adjudication (%)")
+    axes.set_yticklabels([r.label for r in shown], fontsize=8)
+    axes.set_ylim(len(shown) - 0.5, -0.5)
+    axes.set_xlim(0, min(100.0, 1.15 * max(100 * r.high for r in shown)) or 1.0)
+    axes.set_xlabel(xlabel)
     axes.set_ylabel("group")
-    axes.set_title("Payouts: dispute rate per group")
+    axes.set_title(title)
     _legend_aside(axes)
     return _svg(figure)
+
+
+def _dispute_chart(groups: Sequence[PayoutGroup]) -> str | None:
+    return rate_chart([RateRow(group_label(g.group), g.rate or 0.0, g.low, g.high) for g in groups if g.adjudicated],
+                      "Payouts: dispute rate per group",
+                      "deals whose logged winner differs from prial's adjudication (%)",
+                      "dispute rate, with its 95 % interval")
 
 
 _STYLE = """
@@ -264,13 +287,3 @@ def render(result: AuditResult) -> str:
                              for g in disputed]))
     parts.append("</body></html>")
     return "\n".join(p for p in parts if p)
-
-
-def write_report(result: AuditResult, path: str | os.PathLike[str]) -> None:
-    """Writes the report to ``path`` (whole or not at all)."""
-    page = render(result)
-    path = os.fspath(path)
-    temporary = f"{path}.tmp"
-    with open(temporary, "w", encoding="utf-8") as out:
-        out.write(page)
-    os.replace(temporary, path)

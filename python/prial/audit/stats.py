@@ -86,3 +86,23 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     scale = 1 + z * z / trials
     # The interval holds p; rounding must not put p outside it (at 0 or 1).
     return max(0.0, min(p, (centre - spread) / scale)), min(1.0, max(p, (centre + spread) / scale))
+
+
+def more_than_rest(hits: int, trials: int, all_hits: int, all_trials: int) -> float:
+    """One-sided p-value that a group's rate (``hits`` of ``trials``) is
+    higher than the rest's (the others of ``all_hits`` of ``all_trials``):
+    Fisher's exact test, the chance under one common rate that a group of
+    ``trials`` gets ``hits`` or more of the ``all_hits`` (the upper tail of
+    the hypergeometric law), summed in logs so that any log size is exact."""
+    if trials == 0 or hits == 0:
+        return 1.0
+    misses = all_trials - all_hits
+
+    def log_comb(n: int, k: int) -> float:
+        return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+    whole = log_comb(all_trials, trials)
+    terms = [log_comb(all_hits, k) + log_comb(misses, trials - k) - whole
+             for k in range(hits, min(all_hits, trials) + 1) if trials - k <= misses]
+    top = max(terms)
+    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))

@@ -106,7 +106,7 @@ def _capped(ids: list[object], limit: int | None) -> list[object]:
     return ids if limit is None else ids[:limit]
 
 
-def _group_codes(table: pa.Table, rows: np.ndarray, by: tuple[str, ...]) -> tuple[np.ndarray, list[GroupKey]]:
+def group_codes(table: pa.Table, rows: np.ndarray, by: tuple[str, ...]) -> tuple[np.ndarray, list[GroupKey]]:
     """(group index of each of ``rows``, the group keys): the ``by`` values."""
     if not by:
         return np.zeros(len(rows), np.int64), [()]
@@ -171,7 +171,7 @@ def tally_chunk(chunk: pa.Table, result: ChunkResult, by: tuple[str, ...], seat:
     starts = deal_run_starts(out[DEAL_COLUMN].combine_chunks()) if deal_log else np.arange(n, dtype=np.int64)
     lengths = np.diff(np.append(starts, n))
     deal_of_row = np.repeat(np.arange(len(starts)), lengths)
-    group_of_deal, keys = _group_codes(out, starts, by)
+    group_of_deal, keys = group_codes(out, starts, by)
 
     if deal_log:
         problem = out["deal_problem"].combine_chunks().take(pa.array(starts))
@@ -301,7 +301,7 @@ def _tally_impossible(tally: Tally, chunk: pa.Table, rows: np.ndarray, by: tuple
                       limit: int | None) -> None:
     if not rows.size:
         return
-    group_of_deal, keys = _group_codes(chunk, rows, by)
+    group_of_deal, keys = group_codes(chunk, rows, by)
     ids = chunk[DEAL_COLUMN].take(pa.array(rows)).to_pylist()
     for index, key in enumerate(keys):
         group = tally.group(key)

@@ -15,6 +15,7 @@ from .common import NON_NEGATIVE, POSITIVE, Failure, add_rules_options, print_ta
 
 if TYPE_CHECKING:
     from ..audit.findings import AuditResult
+    from ..audit.history_findings import HistoryAuditResult
 
 DOC = "docs/audit.md"
 
@@ -54,7 +55,7 @@ def _check_report_target(report: str, log: str, overwrite: bool) -> None:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from ..audit import AuditOptions, audit_file
+    from ..audit import AuditOptions, HistoryAuditResult, audit_file
     from ..score import ScoreError
 
     if args.report:
@@ -64,16 +65,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
                                alpha=args.alpha, limit=args.list or None, chunk_rows=args.chunk_rows,
                                threads=args.threads)
         result = audit_file(args.log, options=options, input_format=args.format, engine=args.engine,
-                            scheduler=args.scheduler, workers=args.workers, progress=Progress(args.progress, label="prial audit"))
+                            scheduler=args.scheduler, workers=args.workers,
+                            progress=Progress(args.progress, label="prial audit"), histories=args.histories or None)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     if args.report:
-        from ..audit.report import write_report
+        from ..audit.history_report import write_report
 
         write_report(result, args.report)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, default=str))
+    elif isinstance(result, HistoryAuditResult):
+        print_history_audit(result)
     else:
         print_audit(result)
     if args.report:
@@ -83,21 +87,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def print_audit(result: AuditResult) -> None:
     """The findings in words, then the groups that stand out."""
-    from ..audit.findings import group_label, label_of, mixes_laws, p_cell
+    from ..audit.findings import group_label
 
     print(f"{result.input}: {result.rows:,} rows, {result.deals:,} deal{'s' if result.deals != 1 else ''}"
           + (f", {result.bad_rows:,} bad row{'s' if result.bad_rows != 1 else ''} left out (prial score lists "
              "each with its reason in its errors file)" if result.bad_rows else "")
           + (f"; groups by {', '.join(result.by)}" if result.by else ""))
-    for kind, heading in (("categories", "Hand categories"), ("cards", "Cards per seat"),
-                          ("impossible", "Impossible deals"), ("payouts", "Payouts")):
-        print(f"\n{heading}: {result.summaries[kind]}")
-        if kind in result.dealing and result.flagged(kind):
-            print_table(["group", "adjusted p", "seat", "most deviant", "observed", "expected", "residual"],
-                        [[label_of(t, mixes_laws(result.dealing[kind])), p_cell(t.p_adjusted), t.effect.seat,
-                          t.effect.what,
-                          t.effect.observed, round(t.effect.expected, 1), round(t.effect.residual, 2)]
-                         for t in result.flagged(kind) if t.effect is not None and t.p_adjusted is not None])
+    print_dealing(result, (("categories", "Hand categories"), ("cards", "Cards per seat"),
+                           ("impossible", "Impossible deals"), ("payouts", "Payouts")))
     if len(result.payouts) > 1:
         print()
         print_table(["group", "adjudicated", "disputes", "rate", "95% interval", "uncontested", "no result"],
@@ -105,6 +102,49 @@ def print_audit(result: AuditResult) -> None:
                       f"{g.rate:.2%}" if g.rate is not None else "-", f"{g.low:.2%} to {g.high:.2%}",
                       g.uncontested, g.no_result]
                      for g in result.payouts])
+
+
+def print_history_audit(result: HistoryAuditResult) -> None:
+    """A history log's findings: the rates per group with the offending
+    deals, the dealing tests, the players."""
+    from ..audit.findings import group_label, p_cell
+
+    print(f"{result.input}: {result.deals:,} deal{'s' if result.deals != 1 else ''}, {result.actions:,} actions"
+          + (f", {result.bad_rows:,} bad record{'s' if result.bad_rows != 1 else ''} left out" if result.bad_rows
+             else "") + (f"; groups by {', '.join(result.by)}" if result.by else ""))
+    for kind, heading in (("illegal", "Illegal actions"), ("mispaid", "Mispaid deals")):
+        print(f"\n{heading}: {result.summaries[kind]}")
+        groups = result.rates[kind]
+        if len(groups) > 1:
+            print_table(["group", "deals", "offending", "rate", "95% interval", "adjusted p"],
+                        [[group_label(g.group), g.trials, g.hits, f"{g.rate:.2%}" if g.rate is not None else "-",
+                          f"{g.low:.2%} to {g.high:.2%}", p_cell(g.p_adjusted) if g.p_adjusted is not None else "-"]
+                         for g in groups])
+        offences = [o for g in groups for o in g.offences][:10]
+        if offences:
+            print("first offending deals: " + "; ".join(
+                f"{o.deal_id} {o.finding}" + (f" (action {o.action_index}, {o.code})" if o.action_index >= 0 else "")
+                for o in offences))
+    print_dealing(result, (("left_out", "Dealing"), ("categories", "Hand categories"), ("cards", "Cards per seat"),
+                           ("impossible", "Impossible deals")))
+    print()
+    print_table(["player", "deals", "net", "adjudicated net", "blind", "see", "fold"],
+                [[p.player, p.deals, p.net, p.adjudicated_net, *(f"{r:.1%}" for r in p.rates().values())]
+                 for p in result.players])
+
+
+def print_dealing(result: AuditResult, sections: tuple[tuple[str, str], ...]) -> None:
+    """The sentences of ``sections``, with the groups standing out in the dealing tests."""
+    from ..audit.findings import label_of, mixes_laws, p_cell
+
+    for kind, heading in sections:
+        print(f"\n{heading}: {result.summaries[kind]}")
+        if kind in result.dealing and result.flagged(kind):
+            print_table(["group", "adjusted p", "seat", "most deviant", "observed", "expected", "residual"],
+                        [[label_of(t, mixes_laws(result.dealing[kind])), p_cell(t.p_adjusted), t.effect.seat,
+                          t.effect.what,
+                          t.effect.observed, round(t.effect.expected, 1), round(t.effect.residual, 2)]
+                         for t in result.flagged(kind) if t.effect is not None and t.p_adjusted is not None])
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -137,5 +177,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     audit.add_argument("--workers", type=POSITIVE, default=2, help="worker processes of the local Dask cluster (default 2)")
     audit.add_argument("--progress", choices=MODES, default="auto",
                        help="on stderr: a bar, a line every few seconds (log), or none (default: auto)")
+    audit.add_argument("--histories", action="store_true",
+                       help="read the log as hand histories (docs/histories.md); without it, a log whose records "
+                            "hold actions (an actions field or column, or a kind column) is read as one")
     add_rules_options(audit)
     audit.set_defaults(func=cmd_audit)

@@ -1,0 +1,112 @@
+"""``prial audit`` on hand histories: the log read a chunk of whole deals
+at a time (``prial.logs.histories``), each chunk replayed
+(``prial.table.replay_histories``) and tallied, the tallies added up and
+tested (docs/histories.md, "prial audit on histories")."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+
+from ..logs.errors import LogError
+from ..logs.progress import Progress
+from ..table.history import History
+from ..table.replay import replay_histories
+from ..table.rules import TableRules
+from .histories import HistoryTally, check_history_groups, tally_histories
+from .history_findings import HistoryAuditResult, history_findings
+from .options import AuditOptions
+from .tally import Tally
+
+# Columns that make a table a history log: the nested form's actions, the flat form's action kind.
+_HISTORY_COLUMNS = ("actions", "kind")
+
+
+def audit_histories(histories: Iterable[History], options: AuditOptions | None = None, *,
+                    input: str = "<histories>") -> HistoryAuditResult:
+    """Audits hand histories held in memory (``prial.table.History``, as
+    ``read_record`` gives them), as ``audit_file`` does a history log."""
+    options = options or AuditOptions()
+    check_history_groups(options.by)
+    started = time.perf_counter()
+    tally = _empty(options)
+    batch: list[History] = []
+    for history in histories:
+        batch.append(history)
+        if len(batch) >= _rows(options):
+            tally.add(_tally(batch, options))
+            batch = []
+    if batch:
+        tally.add(_tally(batch, options))
+    return history_findings(tally, input=input, alpha=options.alpha, seconds=time.perf_counter() - started)
+
+
+def audit_history_file(input: str, options: AuditOptions, input_format: str | None, progress: Progress,
+                       tables: Mapping[str, TableRules] | None = None) -> HistoryAuditResult:
+    """Audits a history file, a chunk of records at a time; a bad record is
+    counted (``bad_rows``) and left out."""
+    from ..logs.histories import iter_history_chunks
+
+    check_history_groups(options.by)
+    started = time.perf_counter()
+    tally = _empty(options)
+    bad = 0
+    progress.begin("auditing", unit="deals", total=None)
+    for chunk in iter_history_chunks(input, format=input_format, tables=tables, rows=_rows(options)):
+        bad += len(chunk.errors)
+        if chunk.histories:
+            tally.add(_tally(chunk.histories, options))
+        progress.update(tally.deals + bad, None)
+    progress.finish(tally.deals + bad)
+    return history_findings(tally, input=input, alpha=options.alpha, bad_records=bad,
+                            seconds=time.perf_counter() - started)
+
+
+def is_history_log(input: str, fmt: str) -> bool:
+    """Is ``input`` a log of hand histories (a record a deal, or an action a
+    row) rather than a log of hands (a row a hand)?  Told by its first
+    record's fields or its columns: ``actions`` (a record's) or ``kind``
+    (the flat form's)."""
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        return any(name in pq.read_schema(input).names for name in _HISTORY_COLUMNS)
+    opened = gzip.open(input, "rt", encoding="utf-8") if input.lower().endswith(".gz") else open(input, encoding="utf-8")
+    with opened as text:
+        first = next((line for line in text if line.strip()), "")
+    if fmt == "csv":
+        return any(name in [c.strip().strip('"') for c in first.split(",")] for name in _HISTORY_COLUMNS)
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and any(name in record for name in _HISTORY_COLUMNS)
+
+
+def history_format(input: str, explicit: str | None) -> str:
+    """The format of a history file, a ``.jsonl.gz`` one included."""
+    from ..logs.formats import detect_format
+
+    gz = input.lower().endswith(".gz")
+    fmt = detect_format(input[:-3] if gz else input, explicit)
+    if gz and fmt != "jsonl":
+        raise LogError(f"{input!r}: only JSON Lines is read gzip'd (.jsonl.gz)")
+    return fmt
+
+
+def _rows(options: AuditOptions) -> int:
+    """Records a chunk: at most 65,536, since a history in memory is far
+    larger than a row of a hand log."""
+    return min(options.chunk_rows, 65_536)
+
+
+def _empty(options: AuditOptions) -> HistoryTally:
+    return HistoryTally(by=options.by, limit=options.limit, dealing=Tally(by=options.by, limit=options.limit))
+
+
+def _tally(histories: Sequence[History], options: AuditOptions) -> HistoryTally:
+    return tally_histories(histories, replay_histories(histories, threads=options.threads), options.by,
+                           options.limit, options.threads)
