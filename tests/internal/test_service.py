@@ -4,6 +4,7 @@ the request), descriptions bounded per batch, the heap-trim schedule."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 
 import grpc
@@ -14,6 +15,7 @@ from prial.client import PrialRpcError
 from prial.server import PrialService, ServeOptions
 from prial.service import servicer
 from prial.service.heap import TrimSchedule
+from prial.service.jsonlog import JsonLines, wrapped
 from prial.service.observability import Metrics, Observer
 from prial.service.servicer import DESCRIBE_LIMIT
 from prial.v1 import prial_pb2 as pb
@@ -31,6 +33,12 @@ class Context:
 
     def cancelled(self):
         return False
+
+    def invocation_metadata(self):
+        return (("x-request-id", "req-1"),)
+
+    def set_trailing_metadata(self, metadata):
+        self.trailing = metadata
 
 
 async def one_message(data):
@@ -53,9 +61,13 @@ def test_internal_errors_are_logged_without_the_request(monkeypatch, caplog):
         with pytest.raises(Aborted) as info:
             asyncio.run(service.Showdown(one_message(request.SerializeToString()), Context()))
     assert info.value.args[0] == grpc.StatusCode.INTERNAL
-    text = caplog.text + "".join(str(r.exc_info) for r in caplog.records if r.exc_info)
-    assert "internal error in Showdown" in text and "TypeError" in text
-    assert "[48, 49, 50]" not in text and "2c 2d 2h" not in text
+    [record] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    [line] = JsonLines().format(record).splitlines()  # the traceback inside one JSON line
+    logged = json.loads(line)
+    assert logged["level"] == "error" and logged["event"] == "internal_error"
+    assert logged["method"] == "Showdown" and logged["request_id"] == "req-1"
+    assert logged["exception"] == "TypeError" and "exploding" in logged["traceback"]
+    assert "[48, 49, 50]" not in line and "2c 2d 2h" not in line
 
 
 @pytest.mark.parametrize("error, code", [
@@ -91,3 +103,26 @@ def test_heap_trim_schedule_idle_and_under_load():
     busy = [schedule.due(calls=10 * second, now=float(second)) for second in range(2, 62)]
     assert busy.count(True) == 2 and busy.index(True) == 29  # under load: every 30 s only
     assert schedule.due(calls=610, now=62.0)  # idle again (no call since the last look): at once
+
+
+def test_log_lines_get_their_time_and_level_and_other_text_is_wrapped():
+    record = logging.LogRecord("prial.server", logging.WARNING, __file__, 1, '{"event": "a", "n": 1}\n{"event": "b"}',
+                               None, None)
+    record.created = 0.25
+    first, second = (json.loads(line) for line in JsonLines().format(record).splitlines())
+    assert first == {"time": "1970-01-01T00:00:00.250Z", "level": "warning", "event": "a", "n": 1}
+    assert second == {"time": "1970-01-01T00:00:00.250Z", "level": "warning", "event": "b"}
+    try:
+        raise KeyError("x")
+    except KeyError:
+        import sys
+        failed = logging.LogRecord("prial.server", logging.ERROR, __file__, 1, "process %d failed", (3,),
+                                   sys.exc_info())
+    [line] = JsonLines().format(failed).splitlines()
+    assert json.loads(line)["message"] == "process 3 failed" and "KeyError" in json.loads(line)["traceback"]
+    core = json.loads(wrapped("E1203 17:01:08.185866    9566 ssl_transport_security.cc:1400] Handshake failed"))
+    assert (core["level"], core["event"], core["source"], core["message"]) == \
+        ("error", "grpc", "ssl_transport_security.cc:1400", "Handshake failed")
+    other = json.loads(wrapped("something else"))
+    assert (other["level"], other["event"], other["message"]) == ("warning", "stderr", "something else")
+    assert wrapped('{"already": 1}') == '{"already": 1}'

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
+import json
 import threading
 import time
 import traceback
@@ -35,12 +36,14 @@ import grpc
 from google.protobuf import any_pb2
 from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc._cython.cygrpc import _ServerStoppedError as _SERVER_STOPPED  # what a read raises once stopped
 from grpc_status import rpc_status
 
 from .._core import CancelFlag
 from ..errors import ConfigurationError, InvalidHandError
 from .lifecycle import log
 from .registration import REQUEST_TYPES, SERVICE
+from .request_id import REQUEST_ID, request_id
 
 # Requests up to this size are decoded and answered on the event loop
 # (microseconds of work: a thread hand-off would cost more); larger ones,
@@ -124,6 +127,7 @@ class Call:
     admission: Admission | None = None  # None: a call refused before it was admitted
     held: int = 0  # bytes of the budget this request holds
     in_flight: bool = False  # counted in the in-flight gauge (Observer.begin)
+    request_id: str = ""
 
     def reserve(self, size: int, what: str) -> None:
         """Counts ``size`` more bytes against the server's budget of bytes
@@ -209,11 +213,12 @@ def _refusal(call: Call, exc: Exception, default_field: str) -> Refusal:
         # gets the exception's type and traceback, not its message: that
         # can quote the request (pybind11's "Invoked with: ..." repeats the
         # cards), and card contents never go to the log.
-        log.error("internal error in %s: %s\n%s", call.method, type(exc).__name__,
-                  "".join(traceback.format_tb(exc.__traceback__)).rstrip())
+        log.error(json.dumps({"event": "internal_error", "method": call.method, "request_id": call.request_id,
+                              "exception": type(exc).__name__,
+                              "traceback": "".join(traceback.format_tb(exc.__traceback__)).rstrip()}))
         refusal = grpc.StatusCode.INTERNAL, f"internal error in {call.method}", ()
     call.code = refusal[0]
-    return refusal
+    return refusal[0], refusal[1], (*refusal[2], (REQUEST_ID, call.request_id))
 
 
 async def end(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str,
@@ -266,6 +271,8 @@ async def _next_message(requests: AsyncIterator[bytes], idle_seconds: float, wha
         return await asyncio.wait_for(requests.__anext__(), idle_seconds)
     except StopAsyncIteration:
         return None
+    except _SERVER_STOPPED:  # the shutdown cut the stream: cancelled, as its client is told
+        raise asyncio.CancelledError from None
     except asyncio.TimeoutError:
         raise IdleTimeout(f"no {what} within {idle_seconds:g} s") from None
 
@@ -362,7 +369,9 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
             @functools.wraps(handler)
             async def streaming(self: Any, requests: AsyncIterator[bytes],
                                 context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-                call = Call(method, time.perf_counter(), admission=self.runtime.admission)
+                call = Call(method, time.perf_counter(), admission=self.runtime.admission,
+                            request_id=request_id(context.invocation_metadata()))
+                context.set_trailing_metadata(((REQUEST_ID, call.request_id),))
                 self.runtime.observer.begin(call)
                 admitted = cancelled = False
                 try:
@@ -401,7 +410,9 @@ def rpc(default_field: str, vet: Callable[..., None] | None = None) -> Callable[
 
         @functools.wraps(handler)
         async def unary(self: Any, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> Any:
-            call = Call(method, time.perf_counter(), admission=self.runtime.admission)
+            call = Call(method, time.perf_counter(), admission=self.runtime.admission,
+                        request_id=request_id(context.invocation_metadata()))
+            context.set_trailing_metadata(((REQUEST_ID, call.request_id),))
             self.runtime.observer.begin(call)
             admitted = cancelled = False
             try:

@@ -22,6 +22,7 @@ import grpc
 from .calls import Call, end
 from .observability import Observer
 from .registration import HANDLER_KINDS
+from .request_id import REQUEST_ID, request_id
 
 # Bytes of one call's header list (HTTP/2's measure), the bound gRPC advertises.
 METADATA_LIMIT = 16 * 1024
@@ -33,8 +34,9 @@ def refusal(handler: Any, method: str, observer: Observer, code: grpc.StatusCode
     without reading its request (nothing of a refused call is parsed)."""
 
     async def refuse(_requests: Any, context: grpc.aio.ServicerContext) -> None:
-        observer.finish(Call(method, time.perf_counter(), code=code))
-        await end(context, code, message)
+        call = Call(method, time.perf_counter(), code=code, request_id=request_id(context.invocation_metadata()))
+        observer.finish(call)
+        await end(context, code, message, ((REQUEST_ID, call.request_id),))
 
     make = HANDLER_KINDS[handler.request_streaming, handler.response_streaming]
     return make(refuse, request_deserializer=handler.request_deserializer,

@@ -38,17 +38,6 @@ def write_port_file(path: str, port: int) -> None:
     os.replace(tmp, path)
 
 
-def configure_logging() -> None:
-    """Log lines (JSON objects) to stderr, one per line."""
-    root = logging.getLogger("prial")
-    if not root.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        root.addHandler(handler)
-        root.setLevel(logging.INFO)
-        root.propagate = False
-
-
 def ignore_reloads() -> None:
     """SIGHUP ignored until a server installs its handler: by default it
     would kill the process, with its calls in flight."""

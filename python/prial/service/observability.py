@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import logging
 import os
@@ -13,6 +14,7 @@ import grpc
 
 from .._core import __version__
 from .calls import Call
+from .jsonlog import utc
 from .lifecycle import log
 
 
@@ -54,24 +56,29 @@ class CallLog:
     Never card contents: method, code, duration, batch size.
     """
 
-    # The values are identifiers and numbers, so formatting the JSON by hand
-    # is safe (and far cheaper than json.dumps).
-    LINE = '{"event": "rpc", "method": "%s", "code": "%s", "ms": %.3f, "hands": %d, "pid": %d}'
+    # The values are identifiers, numbers and request ids (prial.service.
+    # request_id keeps them free of quotes and backslashes), so formatting
+    # the JSON by hand is safe (and far cheaper than json.dumps).
+    LINE = ('{"time": "%s", "level": "info", "event": "rpc", "method": "%s", "code": "%s", "ms": %.3f, '
+            '"hands": %d, "request_id": "%s", "pid": %d}')
 
     def __init__(self, every_seconds: float = 0.1) -> None:
-        self._pending: collections.deque[tuple[str, str, float, int, int]] = collections.deque()
+        self._pending: collections.deque[tuple[float, str, str, float, int, str]] = collections.deque()
         self._pid = os.getpid()
         self._every = every_seconds
         self._stop = threading.Event()
         self._writer = threading.Thread(target=self._run, name="prial-call-log", daemon=True)
         self._writer.start()
 
-    def record(self, method: str, code: str, seconds: float, hands: int) -> None:
-        self._pending.append((method, code, seconds * 1000, hands, self._pid))
+    def record(self, method: str, code: str, seconds: float, hands: int, request_id: str) -> None:
+        self._pending.append((time.time(), method, code, seconds * 1000, hands, request_id))
 
     def flush(self) -> None:
-        pending = self._pending
-        lines = [self.LINE % pending.popleft() for _ in range(len(pending))]
+        pending, pid = self._pending, self._pid
+        lines = []
+        for _ in range(len(pending)):
+            when, *fields = pending.popleft()
+            lines.append(self.LINE % (utc(when), *fields, pid))
         if lines:
             log.info("\n".join(lines))
 
@@ -95,6 +102,7 @@ class Observer:
         # The labelled metrics of each (method, code), looked up once.
         self._children: dict[tuple[str, str], tuple[Any, Any, Any]] = {}
         self.calls_finished = 0
+        self.open_calls = 0  # begun, not yet finished
 
     def _labelled(self, method: str, code: str) -> tuple[Any, Any, Any]:
         children = (self.metrics.requests.labels(method, code), self.metrics.latency.labels(method, code),
@@ -106,6 +114,7 @@ class Observer:
         """Counts ``call`` in flight until it finishes."""
         self.metrics.in_flight.labels(call.method).inc()
         call.in_flight = True
+        self.open_calls += 1
 
     def finish(self, call: Call) -> None:
         self.calls_finished += 1  # under the GIL; only watched for change
@@ -116,10 +125,18 @@ class Observer:
         latency.observe(seconds)
         if call.in_flight:
             self.metrics.in_flight.labels(call.method).dec()
+            self.open_calls -= 1
         if call.hands and call.code == grpc.StatusCode.OK:  # a refused call ranked nothing for its caller
             hands.inc(call.hands)
         if self.call_log is not None:
-            self.call_log.record(call.method, code, seconds, call.hands)
+            self.call_log.record(call.method, code, seconds, call.hands, call.request_id)
+
+    async def settled(self, seconds: float) -> None:
+        """Returns once every call begun has finished (their log lines are
+        then recorded), or after ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while self.open_calls and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     def close(self) -> None:
         if self.call_log is not None:

@@ -27,12 +27,12 @@ from .lifecycle import (
     RELOAD_SIGNAL,
     STOP_SIGNALS,
     StartupError,
-    configure_logging,
     host_port,
     log,
     open_files_limit,
     write_port_file,
 )
+from .jsonlog import configure_logging, restore_stderr
 from .metrics_http import MetricsEndpoint
 from .observability import Metrics, Observer
 from .options import EXIT_MARGIN_S, ServeOptions
@@ -216,6 +216,7 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
         await asyncio.sleep(options.drain_seconds)
     for server in servers:  # the main one first: health answers NOT_SERVING while it drains
         await server.stop(options.grace_seconds)  # then every call still running is cancelled
+    await observer.settled(EXIT_MARGIN_S / 4)  # the cancelled calls' handlers end, and log their lines
     service.close()
     if built.metrics is not None:
         built.metrics.close()
@@ -233,7 +234,7 @@ def _exit_by(seconds: float, observer: Observer) -> None:
     def expire() -> None:
         log.info(json.dumps({"event": "stopped", "pid": os.getpid(), "forced": True}))
         observer.close()
-        sys.stderr.flush()
+        restore_stderr()
         os._exit(0)
 
     timer = threading.Timer(seconds, expire)

@@ -39,7 +39,6 @@ from .lifecycle import (
     bind_sockets,
     check_address,
     check_files,
-    configure_logging,
     ignore_reloads,
     log,
     open_files_limit,
@@ -48,6 +47,7 @@ from .lifecycle import (
     stop_with_parent,
     write_port_file,
 )
+from .jsonlog import configure_logging, leave_relay, relay_stderr, restore_stderr
 from .metrics_http import MetricsEndpoint
 from .options import ServeOptions
 
@@ -61,7 +61,10 @@ def serve(options: ServeOptions) -> int:
     ignore_reloads()
     raise_open_files_limit()  # before forking: the children inherit it
     check_files(options)
-    if options.processes <= 1:
+    relay_stderr()  # gRPC core's lines too, as JSON
+    try:
+        if options.processes > 1:
+            return Supervisor(options).run()
         for port in (options.port, options.health_port):
             if port:
                 check_address(options.host, port, reuse_port=False)
@@ -74,7 +77,8 @@ def serve(options: ServeOptions) -> int:
             if failure is None:
                 raise
             raise failure from None
-    return Supervisor(options).run()
+    finally:
+        restore_stderr()  # a start-up failure is the command's one plain line
 
 
 @dataclass
@@ -356,6 +360,7 @@ class Supervisor:
         """The forked child: nothing of the parent's but its status pipe."""
         code = 1
         try:
+            leave_relay()
             stop_with_parent(parent)
             signal.set_wakeup_fd(-1)
             for signum in (*STOP_SIGNALS, signal.SIGCHLD):
