@@ -120,7 +120,7 @@ def print_history_audit(result: HistoryAuditResult) -> None:
                         [[group_label(g.group), g.trials, g.hits, f"{g.rate:.2%}" if g.rate is not None else "-",
                           f"{g.low:.2%} to {g.high:.2%}", p_cell(g.p_adjusted) if g.p_adjusted is not None else "-"]
                          for g in groups])
-        offences = [o for g in groups for o in g.offences][:10]
+        offences = [o for g in groups for o in g.offences][:5]
         if offences:
             print("first offending deals: " + "; ".join(
                 f"{o.deal_id} {o.finding}" + (f" (action {o.action_index}, {o.code})" if o.action_index >= 0 else "")
