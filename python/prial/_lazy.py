@@ -7,6 +7,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from ._extras import missing_extra
+
 
 def lazy_names(package: str, homes: dict[str, str], namespace: dict[str, Any]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``package`` that imports each name of
@@ -17,7 +19,13 @@ def lazy_names(package: str, homes: dict[str, str], namespace: dict[str, Any]) -
     def __getattr__(name: str) -> Any:
         if name not in homes:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = namespace[name] = getattr(importlib.import_module(f".{homes[name]}", package), name)
+        try:
+            value = namespace[name] = getattr(importlib.import_module(f".{homes[name]}", package), name)
+        except ModuleNotFoundError as exc:  # an extra not installed: say which, under the name asked for
+            missing = missing_extra(exc)
+            if missing is None:
+                raise
+            raise ModuleNotFoundError(f"{package}.{name}: {missing}", name=exc.name) from None
         return value
 
     return __getattr__

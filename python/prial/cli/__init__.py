@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .. import __version__
+from .._extras import missing_extra
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
 from . import audit, bench, call, hands, play, proto, score, serve, settle, simulate, table
 from .common import Failure
@@ -27,8 +28,6 @@ from .common import Failure
 COMMAND_GROUPS = (hands, play, settle, table, simulate, bench, score, audit, serve, call, proto)
 
 # The extra that brings a module some command imports only when asked.
-EXTRAS = {"dask": "dask", "distributed": "dask", "pandas": "dask", "matplotlib": "report"}
-
 DEBUG_HELP = "show the Python traceback of an unexpected error"
 
 
@@ -144,10 +143,9 @@ def error(message: str, code: int) -> int:
 
 def runtime_message(exc: Exception) -> str:
     """What went wrong at run time, in one line."""
-    if isinstance(exc, ModuleNotFoundError) and exc.name:
-        top = exc.name.split(".")[0]
-        if top in EXTRAS:
-            return f"this needs {top}, which is not installed: pip install \"prial[{EXTRAS[top]}]\""
+    missing = missing_extra(exc)
+    if missing:
+        return missing
     if isinstance(exc, MemoryError):  # numpy's says how much it asked for
         return f"not enough memory: {exc}" if str(exc) else "not enough memory"
     if isinstance(exc, OSError) and exc.filename is not None:
