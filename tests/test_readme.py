@@ -39,6 +39,11 @@ def run_block(block: str) -> int:
     return checked
 
 
+# The default port is one for the whole machine: the tests that serve on it
+# take turns, in one pytest-xdist worker.
+ON_THE_DEFAULT_PORT = pytest.mark.xdist_group("default-port")
+
+
 @pytest.mark.parametrize("page, claims", [(README, 5), (RULES, 5), (AUDIT, 2), (HISTORIES, 4)],
                          ids=lambda p: getattr(p, "name", p))
 def test_tour_claims_hold(page, claims):
@@ -46,6 +51,7 @@ def test_tour_claims_hold(page, claims):
     assert checked >= claims
 
 
+@ON_THE_DEFAULT_PORT
 def test_the_client_block_runs_against_the_main_command():
     """The README's client block, as written, against ``prial serve`` on
     its default port (the main command's)."""
@@ -86,6 +92,7 @@ def transcripts(page: Path) -> Iterator[tuple[str, list[str]]]:
             yield command, shown
 
 
+@ON_THE_DEFAULT_PORT
 def test_every_transcript_prints_what_the_docs_show(tmp_path):
     from .grpc_helpers import ServerProcess
 
