@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime
-import json
 import ipaddress
+import json
 import signal
 from pathlib import Path
 
@@ -162,3 +162,23 @@ def test_sighup_reloads_the_certificate_and_a_bad_one_keeps_the_old(pki, tmp_pat
         with Client(server.target, timeout=10, root_certificates=renewed.pem) as client:
             assert _ok(client)
         assert server.terminate() == 0
+
+
+def test_changed_token_files_are_reloaded_without_a_signal(tmp_path):
+    tokens = tmp_path / "tokens"
+    tokens.write_text("first\n")
+    with ServerProcess("--auth-token-file", str(tokens), "--reload-interval", "0.1") as server:
+        with Client(server.target, timeout=10, token="first") as client:
+            assert _ok(client)
+        tokens.write_text("second-token\n")  # a new size: a change even within the clock's resolution
+        server.wait_for_log('"cause": "files changed"')
+        with Client(server.target, timeout=10, token="second-token") as client:
+            assert _ok(client)
+        with Client(server.target, timeout=10, token="first") as client:
+            _refused(client, grpc.StatusCode.UNAUTHENTICATED)
+        tokens.write_text("# no token left\n")  # will not do: the tokens in use stay
+        log = server.wait_for_log('"event": "reload_failed"')
+        [failed] = [json.loads(line) for line in log.splitlines() if '"reload_failed"' in line]
+        assert failed["cause"] == "files changed" and failed["kept"] == "previous"
+        with Client(server.target, timeout=10, token="second-token") as client:
+            assert _ok(client)

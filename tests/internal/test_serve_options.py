@@ -36,7 +36,7 @@ SAMPLES = {
     "--threads-per-call": "2", "--max-batch": "1000", "--max-stream-batches": "10", "--max-message-mb": "8",
     "--max-concurrent-rpcs": "5", "--max-bytes-in-flight-mb": "32", "--table-cache-mb": "64", "--idle-timeout": "1.5",
     "--max-streams-per-connection": "7", "--tls-cert": "c.pem", "--tls-key": "k.pem", "--tls-client-ca": "ca.pem",
-    "--auth-token-file": "tokens", "--metrics-port": "9100", "--grace": "2", "--drain": "1",
+    "--auth-token-file": "tokens", "--reload-interval": "0.5", "--metrics-port": "9100", "--grace": "2", "--drain": "1",
     "--keepalive-time": "30", "--keepalive-timeout": "5", "--max-connection-idle": "60",
     "--max-connections": "500", "--health-port": "50052",
     "--max-connection-age": "300", "--max-connection-age-grace": "30", "--no-call-log": None,

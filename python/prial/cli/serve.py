@@ -105,6 +105,8 @@ OPTIONS = (
            group=SECURITY),
     Option("--auth-token-file", "auth_token_file", "bearer tokens, one a line: calls without one get "
            "UNAUTHENTICATED (health Check and List are exempt)", group=SECURITY),
+    Option("--reload-interval", "reload_interval_s", "seconds between looks at the TLS and token files: "
+           "changed, they are reloaded as on SIGHUP (0: on SIGHUP only)", seconds(), group=SECURITY),
     Option("--metrics-port", "metrics_port", "serve Prometheus metrics on this port (on --host)", PORT,
            group=OPERATIONS),
     Option("--grace", "grace_seconds", "seconds calls in flight get at shutdown", seconds(), group=OPERATIONS),

@@ -52,6 +52,7 @@ class ServeOptions:
     max_connection_age_grace_s: float | None = None
     port_file: str | None = None
     log_calls: bool = True
+    reload_interval_s: float = 5.0  # how often the TLS and token files are looked at for a change; 0: SIGHUP only
 
     @property
     def max_samples(self) -> int:

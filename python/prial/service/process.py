@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import signal
-import sys
 import threading
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ from .auth import BearerTokenAuth
 from .headers import METADATA_LIMIT, MetadataLimit
 from .health import HealthService
 from .heap import keep_the_heap_compact
+from .jsonlog import configure_logging, restore_stderr
 from .lifecycle import (
     RELOAD_SIGNAL,
     STOP_SIGNALS,
@@ -32,7 +32,6 @@ from .lifecycle import (
     open_files_limit,
     write_port_file,
 )
-from .jsonlog import configure_logging, restore_stderr
 from .metrics_http import MetricsEndpoint
 from .observability import Metrics, Observer
 from .options import EXIT_MARGIN_S, ServeOptions
@@ -185,6 +184,8 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
     # Ignored until now (prial.service.lifecycle.ignore_reloads); a quick
     # read of a few files, on the event loop: calls in flight go on.
     asyncio.get_running_loop().add_signal_handler(RELOAD_SIGNAL, built.secrets.reload)
+    watcher = asyncio.create_task(built.secrets.watch(options.reload_interval_s)) \
+        if options.reload_interval_s > 0 else None
     trimmer = threading.Event()
     keep_the_heap_compact(trimmer, lambda: observer.calls_finished)
     set_table_cache_limit(options.table_cache_bytes)
@@ -209,6 +210,8 @@ async def _run(options: ServeOptions, ready_fd: int | None, process_index: int, 
         write_port_file(options.port_file, port)
 
     await stop.wait()
+    if watcher is not None:
+        watcher.cancel()
     log.info(json.dumps({"event": "stopping", "pid": os.getpid(), "grace_s": options.grace_seconds}))
     _exit_by(options.shutdown_seconds - EXIT_MARGIN_S / 2, observer)
     await health_servicer.enter_graceful_shutdown()
