@@ -72,6 +72,17 @@ def test_a_fault_free_log_is_all_ok_and_the_replay_gives_the_recorded_money():
     assert all(sum(f.nets.values()) == 0 for f in findings)
 
 
+def test_deals_with_stacks_and_deals_without_are_each_replayed_as_recorded():
+    # One log, one table: a deal without stacks beside deals with them is
+    # not given stacks of nothing (it would be refused as unable to start).
+    table = prial.TableRules()
+    free = [read_record(s.record) for s in sample_histories(table, 20, players=3, seed=5)]
+    staked = [read_record(s.record) for s in sample_histories(table, 20, players=3, seed=6, stack=50)]
+    mixed = [h for pair in zip(free, staked) for h in pair]
+    assert [f.finding for f in replay_histories(mixed)] == ["ok"] * 40
+    assert replay_histories(mixed)[::2] == replay_histories(free)
+
+
 def test_missing_cards_are_checked_as_far_as_they_allow():
     sampled = list(sample_histories(prial.TableRules(), 2_000, players=3, seed=13,
                                     faults=[Fault("short-stake", 0.1), Fault("mispaid-pot", 0.1)]))

@@ -55,13 +55,15 @@ def replay_histories(histories: Sequence[History], threads: int | None = 1) -> l
     natively together; a deal carrying something from the deal before
     (a pot that stayed, a kept hand) through prial.Deal."""
     findings: list[Finding | None] = [None] * len(histories)
-    by_table: dict[TableRules, list[int]] = {}
+    # Deals with stacks and deals without are replayed apart: a batch has
+    # stacks for every deal or for none.
+    by_table: dict[tuple[TableRules, bool], list[int]] = {}
     for i, history in enumerate(histories):
         if history.carried:
             findings[i] = _replay_one(history)
         else:
-            by_table.setdefault(history.table, []).append(i)
-    for table, indices in by_table.items():
+            by_table.setdefault((history.table, history.stacks is not None), []).append(i)
+    for (table, _), indices in by_table.items():
         for i, finding in zip(indices, _replay_native(table, [histories[i] for i in indices], threads)):
             findings[i] = finding
     return [f for f in findings if f is not None]
@@ -72,7 +74,7 @@ def _replay_native(table: TableRules, histories: list[History], threads: int | N
     seats = max(len(h.players) for h in histories)
     cards = np.full((n, seats, table.cards), NO_CARD, dtype=np.uint8)
     stacks = np.zeros((n, seats), dtype=np.int64)
-    has_stacks = False
+    has_stacks = histories[0].stacks is not None
     offsets = np.zeros(n + 1, dtype=np.int64)
     actors: list[int] = []
     kinds: list[int] = []
@@ -83,7 +85,6 @@ def _replay_native(table: TableRules, histories: list[History], threads: int | N
             if hand is not None:
                 cards[d, s] = hand
         if h.stacks is not None:
-            has_stacks = True
             stacks[d, : len(h.stacks)] = h.stacks
         seat_of = {name: s for s, name in enumerate(h.players)}
         for a in h.actions:
