@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from datetime import datetime, timezone
 from typing import NamedTuple
 
@@ -212,37 +213,45 @@ def _tally_players(tally: HistoryTally, histories: Sequence[History], findings: 
     the deals in which they staked or saw blind (before their own look),
     saw, and folded."""
     count = len(players)
-    index = {name: i for i, name in enumerate(players)}
+    dictionary = pa.array(players, pa.string())
     counts = np.zeros((len(PLAYER_COUNTS), count), np.int64)
     counts[0] = np.bincount(seat_player, minlength=count)
     for row, nets in ((1, [h.outcome.nets if h.outcome else None for h in histories]),
                       (2, [f.nets for f in findings])):
-        pairs = [(index[name], net) for given in nets if given for name, net in given.items()]
-        if pairs:
-            who, amount = np.array(pairs, np.int64).T
-            counts[row] = np.bincount(who, weights=amount, minlength=count).round().astype(np.int64)
+        given = [net for net in nets if net]
+        who = pc.index_in(pa.array(list(chain.from_iterable(given)), pa.string()), value_set=dictionary)
+        amount = np.fromiter(chain.from_iterable(net.values() for net in given), np.float64, len(who))
+        who = who.to_numpy(zero_copy_only=False).astype(np.int64)
+        counts[row] = np.bincount(who, weights=amount, minlength=count).round().astype(np.int64)
     if len(actor):
         kinds = pc.dictionary_encode(pa.array([a.kind for h in histories for a in h.actions], pa.string()))
         kind_names = kinds.dictionary.to_pylist()
         kind = kinds.indices.to_numpy(zero_copy_only=False)
         code = {name: kind_names.index(name) if name in kind_names else -1 for name in ("look", "stake", "see", "fold")}
-        deal = np.repeat(np.arange(len(histories)), acting)
-        key = deal * count + actor  # (deal, player) of each action
+        n, seats = len(histories), int(seats_of.max())
+        # Each action's (deal, seat): its player's place among its deal's seats.
+        deal = np.repeat(np.arange(n), acting)
+        seat_codes = np.full((n, seats), -1)
+        seat_codes[np.repeat(np.arange(n), seats_of), _places(seats_of)] = seat_player
+        key = deal * seats + np.argmax(seat_codes[deal] == actor[:, None], axis=1)
+        first_look = np.full(n * seats, len(kind))
         looks = np.flatnonzero(kind == code["look"])
-        look_key, first = np.unique(key[looks], return_index=True)
-        first_look = looks[first]
+        np.minimum.at(first_look, key[looks], looks)
         staking = np.flatnonzero((kind == code["stake"]) | (kind == code["see"]))
-        at = np.searchsorted(look_key, key[staking])
-        found = at < len(look_key)
-        found[found] = look_key[at[found]] == key[staking][found]
-        looked = np.zeros(len(staking), bool)
-        looked[found] = first_look[at[found]] < staking[found]
-        blind = staking[~looked]
-        for row, picked in ((3, blind), (4, np.flatnonzero(kind == code["see"])), (5, np.flatnonzero(kind == code["fold"]))):
-            counts[row] = np.bincount(np.unique(key[picked]) % count, minlength=count)
+        blind = staking[staking < first_look[key[staking]]]
+        for row, picked in ((3, blind), (4, np.flatnonzero(kind == code["see"])),
+                            (5, np.flatnonzero(kind == code["fold"]))):
+            did = np.zeros(n * seats, bool)
+            did[key[picked]] = True
+            counts[row] = np.bincount(seat_codes.ravel()[did], minlength=count)
     for i, name in enumerate(players):
         if counts[0, i]:
             tally.players[name] = counts[:, i].copy()
+
+
+def _places(seats_of: np.ndarray) -> np.ndarray:
+    """0, 1, ... within each deal's run of ``seats_of`` rows."""
+    return np.arange(int(seats_of.sum())) - np.repeat(np.cumsum(seats_of) - seats_of, seats_of)
 
 
 def _seeded(h: History) -> list[tuple[int, ...] | None]:
@@ -251,70 +260,81 @@ def _seeded(h: History) -> list[tuple[int, ...] | None]:
     return [hands.get(name) for name in h.players]
 
 
+def _dealt(histories: Sequence[History], seats_of: np.ndarray) -> np.ndarray:
+    """The hands dealt, a row per seat of each deal in order (seats x the
+    widest hand, NO_CARD past a hand's end and for a hand not recorded)."""
+    widths = {h.table.cards for h in histories}
+    blank = {width: (NO_CARD,) * width for width in widths}
+    if len(widths) == 1:  # the common case: one hand size, one array straight from the tuples
+        none = blank[widths.pop()]
+        rows = [hand or none for h in histories for hand in (_seeded(h) if h.seed is not None else h.cards or ())]
+        held = np.fromiter(chain.from_iterable(rows), np.uint8, len(rows) * len(none)).reshape(len(rows), -1)
+    else:
+        rows = [(hand or blank[h.table.cards]) + (NO_CARD,) * (_WIDEST - h.table.cards) for h in histories
+                for hand in (_seeded(h) if h.seed is not None else h.cards or ())]
+        held = np.array(rows, np.uint8).reshape(len(rows), _WIDEST)
+    if len(held) != int(seats_of.sum()):  # a record without its hands: none known
+        held = np.concatenate([np.asarray(_seeded(h) if h.seed is not None else h.cards or [blank[h.table.cards]] *
+                                          len(h.players), np.uint8) for h in histories])
+    return held
+
+
 def _tally_dealing(tally: HistoryTally, histories: Sequence[History], findings: Sequence[Finding],
                    keys: list[GroupKey], group_of_entry: np.ndarray, entry_deal: np.ndarray, seats_of: np.ndarray,
                    per_player: bool, threads: int | None) -> None:
     """The dealt hands of the deals each dealt from a shuffled pack, into
     the dealing tally; the rest counted by why they are left out."""
     n = len(histories)
+    row_deal = np.repeat(np.arange(n), seats_of)
+    held = _dealt(histories, seats_of)
+    # Why each deal is left out (-1: it is not), the first reason of LEFT_OUT that applies.
     reason = np.full(n, -1)
-    hands = np.full((n, int(seats_of.max()), _WIDEST), NO_CARD, np.uint8)
-    for d, (h, f) in enumerate(zip(histories, findings)):
-        if "pack" in h.carried or "pack_seed" in h.carried:
-            reason[d] = 0
-        elif "retained" in h.carried:
-            reason[d] = 1
-        elif f.finding == "bad_setup":
-            reason[d] = 4
-        else:
-            dealt = _seeded(h) if h.seed is not None else h.cards or ()
-            if len(dealt) < len(h.players) or any(hand is None for hand in dealt):
-                reason[d] = 2
-            else:
-                for s, hand in enumerate(dealt):
-                    hands[d, s, : len(hand)] = hand
+    reason[np.bincount(row_deal, weights=held[:, 0] == NO_CARD, minlength=n) > 0] = 2
+    reason[np.array([f.finding == "bad_setup" for f in findings])] = 4
     # A card twice in a deal (the replay refuses it as a bad setup): impossible from one pack.
-    flat = np.sort(hands.reshape(n, -1), axis=1)
-    twice = ((flat[:, 1:] == flat[:, :-1]) & (flat[:, 1:] != NO_CARD)).any(axis=1)
-    reason[twice & (reason == 4)] = 3
+    card_keys = (row_deal[:, None] * 64 + held.astype(np.int64))[held != NO_CARD]
+    card_keys.sort()
+    twice = np.zeros(n, bool)
+    twice[card_keys[1:][card_keys[1:] == card_keys[:-1]] // 64] = True
+    reason[twice] = 3
+    for d in [d for d, h in enumerate(histories) if h.carried]:
+        carried = histories[d].carried
+        if "pack" in carried or "pack_seed" in carried:
+            reason[d] = 0
+        elif "retained" in carried:
+            reason[d] = 1
     for r, name in enumerate(LEFT_OUT):
         tally.left_out[name] += int(np.count_nonzero(reason == r))
+    first_entry = np.searchsorted(entry_deal, np.arange(n))  # with --by player: the deal's first seat
     for d in np.flatnonzero(twice).tolist():
-        group = tally.dealing.group(keys[group_of_entry[np.searchsorted(entry_deal, d)]])
+        group = tally.dealing.group(keys[group_of_entry[first_entry[d]]])
         group.impossible += 1
         if tally.limit is None or len(group.impossible_ids) < tally.limit:
             group.impossible_ids.append(histories[d].deal_id)
+    for g, entries in enumerate(np.bincount(group_of_entry, minlength=len(keys)).tolist()):
+        tally.dealing.group(keys[g]).deals += entries
     sound_deal = reason < 0
-    for g in range(len(keys)):
-        tally.dealing.group(keys[g]).deals += int(np.count_nonzero(group_of_entry == g))
     if not sound_deal.any():
         return
-    tables = pc.dictionary_encode(pa.array([f"{h.table.game}" for h in histories]))
-    games, game_of_deal = tables.dictionary.to_pylist(), tables.indices.to_numpy(zero_copy_only=False)
-    first_of_game = [next(h for h in histories if h.table.game == game) for game in games]
-    widths = np.array([h.table.cards for h in first_of_game])[game_of_deal]
-    # Rows: each seat of each entry (per player: the player's own seat).
-    if per_player:
-        entry_seat = np.arange(len(entry_deal)) - np.repeat(np.cumsum(seats_of) - seats_of, seats_of)
-        row_entry, row_seat = np.arange(len(entry_deal)), entry_seat
-    else:
-        row_entry = np.repeat(np.arange(n), seats_of)
-        row_seat = np.arange(len(row_entry)) - np.repeat(np.cumsum(seats_of) - seats_of, seats_of)
-    row_deal = entry_deal[row_entry]
+    encoded = pc.dictionary_encode(pa.array([h.table.game for h in histories]))
+    games, game_of_deal = encoded.dictionary.to_pylist(), encoded.indices.to_numpy(zero_copy_only=False)
+    tables = [next(h.table for h in histories if h.table.game == game) for game in games]
+    widths = np.array([table.cards for table in tables])[game_of_deal]
+    # Rows: each seat of each entry (per player, an entry is one seat of a deal).
+    row_seat = _places(seats_of)
+    row_entry = np.arange(len(row_deal)) if per_player else row_deal
     keep = sound_deal[row_deal]
-    row_entry, row_seat, row_deal = row_entry[keep], row_seat[keep], row_deal[keep]
-    held = hands[row_deal, row_seat]
+    row_entry, row_seat, row_deal, held = row_entry[keep], row_seat[keep], row_deal[keep], held[keep]
     category = np.zeros(len(held), np.int64)
-    for g, first in enumerate(first_of_game):
+    for g, table in enumerate(tables):
         mine = np.flatnonzero(game_of_deal[row_deal] == g)
-        width = first.table.cards
-        ev = evaluator_for(first.table.rules)
-        cards = np.ascontiguousarray(held[mine, :width])
-        strength = ev.evaluate_batch(cards, threads=threads) if width == 3 else ev.best_of_batch(cards, threads=threads) >> 8
-        category[mine] = category_of_strength(first.table.rules)[strength]
-    presence = np.zeros((len(entry_deal), MAX_SEATS))
+        cards = np.ascontiguousarray(held[mine, : table.cards])
+        ev = evaluator_for(table.rules)
+        strength = (ev.evaluate_batch(cards, threads=threads) if table.cards == 3
+                    else ev.best_of_batch(cards, threads=threads) >> 8)
+        category[mine] = category_of_strength(ev.rules)[strength]
+    presence = np.zeros((len(entry_deal), int(row_seat.max(initial=0)) + 1))
     presence[row_entry, row_seat] = 1
-    presences = presence[:, : int(row_seat.max(initial=0)) + 1]
-    add_dealing(tally.dealing, keys, group_of_entry, [first.table.rules.preset for first in first_of_game],
-                game_of_deal[entry_deal], widths[entry_deal], sound_deal[entry_deal], presences,
+    add_dealing(tally.dealing, keys, group_of_entry, [table.rules.preset for table in tables],
+                game_of_deal[entry_deal], widths[entry_deal], sound_deal[entry_deal], presence,
                 DealtHands(row_entry, row_seat, category, held))
