@@ -141,3 +141,10 @@ def test_out_is_required(capsys):
         main(["proto"])
     assert info.value.code == 2
     assert "the following arguments are required: --out" in one_error_line(capsys)
+
+
+def test_the_proto_names_its_go_package():
+    # protoc-gen-go needs a Go import path: in the file, not on every command line.
+    go_package = prial_pb2.DESCRIPTOR.GetOptions().go_package
+    path, _, name = go_package.partition(";")
+    assert path.endswith("/prial/v1") and name == "prialv1"

@@ -16,8 +16,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src/prialclient"
 cp "$here/main.go" "$work/src/prialclient/"
-# The proto names no Go package: the M options give it one, the import path
-# main.go uses.
+# In GOPATH mode the M options put the package where main.go imports it,
+# in place of the proto's go_package (the path of a Go module).
 protoc -I "$1" --go_out="$work/src" --go-grpc_out="$work/src" \
   --go_opt=Mprial/v1/prial.proto=prialclient/prialv1 \
   --go-grpc_opt=Mprial/v1/prial.proto=prialclient/prialv1 prial/v1/prial.proto
