@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
+import prial
+
 from prial.client import Client
 from prial.server import ServeOptions
 
@@ -147,6 +149,48 @@ def test_services_and_the_disruption_budget_select_the_deployments_pods():
     assert budget["spec"]["selector"]["matchLabels"].items() <= labels.items()
     assert budget["spec"]["maxUnavailable"] < deployment["spec"]["replicas"]
     assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+
+
+RECOMMENDED = ("name", "instance", "version", "component", "part-of", "managed-by")
+# The worst health answer seen with the server saturated (docs/service.md).
+SLOWEST_HEALTH_ANSWER_S = 0.55
+
+
+def test_every_object_carries_the_recommended_labels_and_selects_by_name_and_instance():
+    objects = kubernetes()
+    pod_labels = objects["Deployment/prial"]["spec"]["template"]["metadata"]["labels"]
+    for key, document in [*objects.items(), ("pods", {"metadata": {"labels": pod_labels}})]:
+        labels = document["metadata"]["labels"]
+        assert {f"app.kubernetes.io/{name}" for name in RECOMMENDED} <= set(labels), key
+        assert labels["app.kubernetes.io/version"] == prial.__version__, key
+    assert container()["image"] == f"prial:{prial.__version__}"
+    # A selector never holds the version: a new version's pods would not match the old one's.
+    selector = objects["Deployment/prial"]["spec"]["selector"]["matchLabels"]
+    assert set(selector) == {"app.kubernetes.io/name", "app.kubernetes.io/instance"}
+
+
+def test_replicas_spread_over_nodes_and_hold_no_service_account_token():
+    pod = kubernetes()["Deployment/prial"]["spec"]["template"]
+    [spread] = pod["spec"]["topologySpreadConstraints"]
+    assert spread["topologyKey"] == "kubernetes.io/hostname" and spread["maxSkew"] == 1
+    assert spread["labelSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    assert pod["spec"]["automountServiceAccountToken"] is False
+
+
+def test_the_network_policy_admits_the_served_ports_only_and_no_egress():
+    objects = kubernetes()
+    policy = objects["NetworkPolicy/prial"]["spec"]
+    pod_labels = objects["Deployment/prial"]["spec"]["template"]["metadata"]["labels"]
+    assert policy["podSelector"]["matchLabels"].items() <= pod_labels.items()
+    assert set(policy["policyTypes"]) == {"Ingress", "Egress"} and policy["egress"] == []
+    admitted = {port["port"] for rule in policy["ingress"] for port in rule["ports"]}
+    assert admitted == {port["name"] for port in container()["ports"]}
+
+
+def test_readiness_forgives_one_slow_health_answer():
+    probe = container()["readinessProbe"]
+    assert probe.get("timeoutSeconds", 1) >= 2 * SLOWEST_HEALTH_ANSWER_S
+    assert probe.get("failureThreshold", 3) >= 2
 
 
 # -- Compose --------------------------------------------------------------------
