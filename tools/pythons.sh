@@ -28,13 +28,14 @@
 # fixed port), the supervisor, the soak, the fault and hostile-client
 # tests, the audit on a Dask cluster and the server's signals and
 # processes: native work, process and timing behaviour, which the full
-# suite covers.
+# suite covers.  Of what is left, half runs (--sample 2, the same half on
+# every interpreter): what differs between versions shows in any part.
 left_out=(brute_force frontier independent_count follow_the_rules always_balance class_counts order_never_matters
           every_five_card_hand sigterm processes_share prial_call_from bench_json
           number_for_cards_in_json_lines every_format_and_engine)
 printf -v left_out_expression ' or %s' "${left_out[@]}"
 selection=(
-  -m "not exhaustive and not slow" -k "not (${left_out_expression# or })"
+  -m "not exhaustive and not slow" -k "not (${left_out_expression# or })" --sample 2
   tests/test_api.py tests/test_three_card.py tests/test_batch.py tests/test_input.py tests/test_rules.py
   tests/test_wild.py tests/test_bestof.py tests/test_partition.py tests/test_showdown.py tests/test_crash.py
   tests/test_casino.py tests/test_odds.py tests/test_score.py tests/test_score_bad_values.py

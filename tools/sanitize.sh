@@ -5,6 +5,7 @@
 #   tools/sanitize.sh ctest      # the C++ unit tests (cpp/tests/), sanitized
 #   tools/sanitize.sh pytest [PYTEST ARGS]
 #                                # the pytest suite against the extension built so
+#   tools/sanitize.sh all --sample 5   # both, a fifth of the tests (.ci/run)
 #
 # Run from an environment where the package's test extra is installed (the
 # README's test command); the build's own tools come from PyPI.  Any
@@ -25,6 +26,12 @@ export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
 # beside it in the same CMake build directory.
 build="$work/build"
 site="$work/site"
+
+# The compiler cache where it is installed (tools/pythons.sh installs it on
+# CI): a run after the first compiles only what changed.
+if command -v ccache >/dev/null; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$root"
+fi
 
 build_sanitized() {
   rm -rf "$site"
