@@ -52,7 +52,7 @@ from .table import Action, Deal, DealResult, TableRules, simulate
 
 if TYPE_CHECKING:
     from .audit import AuditOptions, AuditResult, audit_file, audit_table
-    from .logs.histories import read_histories, write_histories
+    from .logs.histories import HistoryChunk, RecordError, iter_history_chunks, read_histories, write_histories
     from .score import (
         Bias,
         ScoreError,
@@ -84,7 +84,8 @@ partition_batch = _brag.partition_batch
 _LAZY = {**dict.fromkeys(("Bias", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
                           "write_sample_log"), "score"),
          **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit"),
-         **dict.fromkeys(("read_histories", "write_histories"), "logs.histories")}
+         **dict.fromkeys(("HistoryChunk", "RecordError", "iter_history_chunks", "read_histories",
+                          "write_histories"), "logs.histories")}
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
 
@@ -131,6 +132,7 @@ __all__ = [
     "Error",
     "Evaluator",
     "HandValue",
+    "HistoryChunk",
     "IllegalActionError",
     "HouseEdge",
     "InvalidHandError",
@@ -139,6 +141,7 @@ __all__ = [
     "Paytable",
     "Player",
     "PlayerHand",
+    "RecordError",
     "Rules",
     "ScoreError",
     "ScoreOptions",
@@ -158,6 +161,7 @@ __all__ = [
     "evaluate_batch",
     "format_cards",
     "house_edge",
+    "iter_history_chunks",
     "odds",
     "parse_cards",
     "partition",

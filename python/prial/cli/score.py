@@ -1,4 +1,5 @@
-"""``prial score``: score a log of played hands; ``prial sample``: make one."""
+"""``prial score``: score a log of played hands; ``prial sample``: make one,
+or a file of hand histories (``--histories``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..logs.formats import FORMATS, detect_format
 from ..logs.options import ENGINES
 from ..logs.progress import MODES, Progress
 from ..score.types import SAMPLE_WON
+from . import sample_histories
 from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
 from .limits import check_disk
 
@@ -83,7 +85,13 @@ def cmd_sample(args: argparse.Namespace) -> int:
         previous = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # not the main thread: SIGTERM stays as it was
         previous = None
+    target = args.histories or args.output
     try:
+        sample_histories.check_mode(args)
+        if args.histories is not None:
+            deals, faults = sample_histories.write(args)
+            print(f"{target}: {deals:,} deals, {faults:,} with a fault planted")
+            return 0
         fmt = detect_format(args.output, args.format)
         check_disk("--deals", args.deals, args.players * SAMPLE_ROW_BYTES[fmt], f"a {fmt} log of that many deals",
                    args.output)
@@ -93,7 +101,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     except KeyboardInterrupt as exc:
-        print(f"prial: {'terminated' if isinstance(exc, Terminated) else 'interrupted'}: {args.output} was not "
+        print(f"prial: {'terminated' if isinstance(exc, Terminated) else 'interrupted'}: {target} was not "
               "written", file=sys.stderr)
         return 128 + signal.SIGTERM if isinstance(exc, Terminated) else 130
     finally:
@@ -165,7 +173,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     score.set_defaults(func=cmd_score)
 
     sample = sub.add_parser(
-        "sample", help="write a sample deal log to try prial score on",
+        "sample", help="write a sample deal log to try prial score on, or hand histories (--histories)",
         description="Deal N deals of three-card Brag from a shuffled pack into a log of the format "
                     "prial score reads: one row per player, some folds, some sees, and a 'won' column "
                     "that is a coin toss (so the scored log shows disputes, and deals with no winner recorded), "
@@ -173,7 +181,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the same log.  With --dealers the log says who dealt each deal, and --bias deals "
                     "it unfairly on purpose, for a fairness audit to find: a deal the bias applies to "
                     "in which no targeted hand holds the feature is, with probability R, shuffled "
-                    "again once (a fresh whole deal, which may lack it again).")
+                    "again once (a fresh whole deal, which may lack it again).  With --histories instead of "
+                    "-o, whole deals at the betting table are played out by the seats' policies and written as "
+                    "hand histories (docs/histories.md), --fault planting faults for a replay or an audit to "
+                    "find and --key saying where.")
     sample.add_argument("--deals", type=POSITIVE, required=True, metavar="N", help="deals to write")
     sample.add_argument("--players", type=whole(2), default=4, help="players per deal (default 4)")
     sample.add_argument("--seed", type=SEED, default=0, help="seed of the shuffles (default 0)")
@@ -188,6 +199,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="the won column: a coin toss for each player (coin, the default: disputes to find) "
                              "or the adjudicated winners (adjudicated: every deal agrees)")
     sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
-    sample.add_argument("-o", "--output", required=True, metavar="FILE", help="the log to write")
+    target = sample.add_mutually_exclusive_group(required=True)
+    target.add_argument("-o", "--output", metavar="FILE", help="the deal log to write")
+    target.add_argument("--histories", metavar="FILE",
+                        help="write hand histories instead: .jsonl (.jsonl.gz), .parquet (nested; --flat: an "
+                             "action a row) or .csv (an action a row)")
     sample.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    sample_histories.add_options(sample)
     sample.set_defaults(func=cmd_sample)

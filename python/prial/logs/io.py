@@ -79,6 +79,21 @@ def _content(path: str) -> str:
     return "text"
 
 
+def check_content(path: str, fmt: str) -> None:
+    """LogError unless ``path`` exists and its first bytes could be ``fmt``
+    (a text file read as Parquet, a Parquet file as CSV, an empty file)."""
+    if not os.path.exists(path):
+        raise LogError(f"no such input file: {path}", status=1)
+    found = _content(path)
+    if found == "empty" or (found != "Parquet" if fmt == "parquet" else found in ("Parquet", "binary")):
+        what = {"Parquet": "is a Parquet file, not text", "binary": "holds binary data, not text",
+                "empty": "is empty", "text": "is text, not a Parquet file"}[found]
+        if fmt == "parquet" and found == "binary":
+            what = "is not a Parquet file, or a damaged one"
+        raise LogError(f"cannot read {path} as {fmt}: it {what}"
+                       + ("; pass the format it is in" if found in ("Parquet", "text") else ""), status=1)
+
+
 def _python_type(value: object) -> pa.DataType:
     if isinstance(value, bool):
         return pa.bool_()
@@ -106,17 +121,8 @@ class InputReader:
         # pulled from the file (see done()).
         self._rows_given = self._rows_read = 0
         self._bytes_read = 0.0
-        if not os.path.exists(self.path):
-            raise LogError(f"no such input file: {self.path}", status=1)
+        check_content(self.path, fmt)
         self.size = os.path.getsize(self.path)
-        found = _content(self.path)
-        if found == "empty" or (found != "Parquet" if fmt == "parquet" else found in ("Parquet", "binary")):
-            what = {"Parquet": "is a Parquet file, not text", "binary": "holds binary data, not text",
-                    "empty": "is empty", "text": "is text, not a Parquet file"}[found]
-            if fmt == "parquet" and found == "binary":
-                what = "is not a Parquet file, or a damaged one"
-            raise LogError(f"cannot read {self.path} as {fmt}: it {what}"
-                             + ("; pass the format it is in" if found in ("Parquet", "text") else ""), status=1)
         if fmt == "parquet":
             try:
                 self._parquet = pq.ParquetFile(self.path)

@@ -60,6 +60,11 @@ def sample_histories(table: TableRules, deals: int, *, players: int = 4, seed: i
     chosen = list(policies) if policies is not None else [None] * players
     if len(chosen) != players:
         raise InvalidHandError(f"policies gives {len(chosen)} policies for {players} players", field="policies")
+    if stack is None and table.pot_cap is None and any(policy is not None for policy in chosen):
+        # three threshold players above their thresholds would stake
+        # against each other without end: chips or a cap must run out
+        raise InvalidHandError("a threshold policy needs stacks (stack) or a pot cap: without either, players "
+                               "above their thresholds stake against each other without end", field="stack")
     for fault in faults:
         if fault.kind not in FAULTS:
             raise InvalidHandError(f"unknown fault {fault.kind!r}: one of {', '.join(FAULTS)}", field="faults")

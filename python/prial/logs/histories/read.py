@@ -19,6 +19,7 @@ from ...errors import InvalidHandError
 from ...table import History, TableRules, read_record
 from ..errors import LogError
 from ..formats import detect_format
+from ..io import check_content
 from . import flat as flat_form
 from .layout import NESTED, record_of_row
 
@@ -143,6 +144,8 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, TableRules]:
 def _items(path: str | os.PathLike[str], format: str | None, flat: bool | None,
            rows: int) -> Iterator[list[flat_form.Item]]:
     fmt, gz = file_format(path, format)
+    if not gz:
+        check_content(os.fspath(path), fmt)
     if fmt == "jsonl":
         if flat:
             raise LogError("the flat form is CSV or Parquet; a JSON Lines file holds a record a line")
@@ -188,9 +191,9 @@ def _csv(path: str | os.PathLike[str], rows: int) -> Iterator[list[flat_form.Ite
 def _parquet(path: str | os.PathLike[str], flat: bool | None, rows: int) -> Iterator[list[flat_form.Item]]:
     where = os.fspath(path)
     try:
-        file = pq.ParquetFile(os.fspath(path))
-    except pa.ArrowInvalid as exc:
-        raise LogError(f"{where}: not a Parquet file ({exc})", status=1) from None
+        file = pq.ParquetFile(where)
+    except (pa.ArrowInvalid, OSError) as exc:  # damaged: Arrow says how
+        raise LogError(f"cannot read {where} as parquet: {exc}", status=1) from None
     names = file.schema_arrow.names
     if flat is None:
         flat = "actions" not in names and "seq" in names
