@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import pyarrow as pa
@@ -28,9 +28,16 @@ class Row(NamedTuple):
     fault: InvalidHandError | None = None
 
 
-# What a deal read comes to: its position, its record (or the fault that
-# makes it a bad record) and the text to show with a fault.
-Item = tuple[int, "dict[str, Any] | InvalidHandError", str]
+class Item(NamedTuple):
+    """What a record read comes to: its position, the record (or the fault
+    that makes it a bad one) and its text; in the flat form, the position
+    and text of each action's row, in seq order, to name the row of a
+    fault in an action."""
+
+    position: int
+    record: dict[str, Any] | InvalidHandError
+    text: str
+    rows: tuple[tuple[int, str], ...] = ()
 
 
 def _cell(name: str, kind: pa.DataType, cell: str) -> object:
@@ -92,6 +99,7 @@ def csv_rows(lines: Iterable[str], rows: int) -> Iterator[list[Row]]:
     header = next(reader, None)
     if header is None:
         raise InvalidHandError("the file is empty: a flat CSV file starts with its header", field="header")
+    source.taken = []
     wrong = header_fault(header, "the header")
     if wrong is not None:
         raise InvalidHandError(wrong, field="header")
@@ -152,28 +160,31 @@ def _deal(group: list[Row], seen: dict[object, int], label: str) -> Item:
     first = group[0]
     deal_id = first.values.get("deal_id")
     if deal_id in seen:
-        return first.position, InvalidHandError(
+        return Item(first.position, InvalidHandError(
             f"deal {deal_id!r} again after other deals (its rows begin at {label} {seen[deal_id]}): a deal's rows "
-            "must be together", field="deal_id"), first.text
+            "must be together", field="deal_id"), first.text)
     if deal_id is not None:
         seen[deal_id] = first.position
     for row in group:
         if row.fault is not None:
-            return row.position, row.fault, row.text
+            return Item(row.position, row.fault, row.text)
         differs = next((name for name in DEAL_COLUMNS if row.values.get(name) != first.values.get(name)), None)
         if differs is not None:
-            return row.position, InvalidHandError(
+            return Item(row.position, InvalidHandError(
                 f"{differs} differs from the deal's first row ({label} {first.position}): a deal's own columns "
-                "are the same on each of its rows", field=differs), row.text
+                "are the same on each of its rows", field=differs), row.text)
     try:
-        actions = _actions(group)
+        ordered = _ordered(group)
     except _Fault as fault:
-        return fault.row.position, fault.error, fault.row.text
+        return Item(fault.row.position, fault.error, fault.row.text)
+    actions = [{name: row.values.get(name) for name in ACTION_COLUMNS} for row in ordered]
+    rows = tuple((row.position, row.text) for row in ordered)
     try:
-        return first.position, record_of_row({**{n: first.values.get(n) for n in DEAL_COLUMNS},
-                                              "actions": actions}), first.text
+        record: dict[str, Any] | InvalidHandError = record_of_row(
+            {**{n: first.values.get(n) for n in DEAL_COLUMNS}, "actions": actions})
     except InvalidHandError as exc:
-        return first.position, exc, first.text
+        record = exc
+    return Item(first.position, record, first.text, rows)
 
 
 class _Fault(Exception):
@@ -181,8 +192,8 @@ class _Fault(Exception):
         self.row, self.error = row, error
 
 
-def _actions(group: list[Row]) -> list[Mapping[str, Any]]:
-    """The deal's actions in seq order."""
+def _ordered(group: list[Row]) -> list[Row]:
+    """The rows of the deal's actions in seq order."""
     if len(group) == 1 and group[0].values.get("kind") is None and group[0].values.get("seq") is None:
         return []  # a deal of no actions
     by_seq: dict[int, Row] = {}
@@ -194,7 +205,7 @@ def _actions(group: list[Row]) -> list[Mapping[str, Any]]:
         if row.values.get("kind") is None:
             raise _Fault(row, InvalidHandError("a row of a deal of several actions needs its kind", field="kind"))
         by_seq[seq] = row
-    return [{name: by_seq[seq].values.get(name) for name in ACTION_COLUMNS} for seq in range(len(group))]
+    return [by_seq[seq] for seq in range(len(group))]
 
 
 def parquet_rows(batches: Iterable[pa.RecordBatch]) -> Iterator[list[Row]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -21,9 +22,11 @@ from ..errors import LogError
 from ..formats import detect_format
 from ..io import check_content
 from . import flat as flat_form
+from .flat import Item
 from .layout import NESTED, record_of_row
 
 CHUNK_ROWS = 65_536
+_ACTION_FIELD = re.compile(r"actions\[([0-9]+)\]")
 
 
 class RecordError(NamedTuple):
@@ -75,7 +78,7 @@ def reason(exc: InvalidHandError) -> str:
     """An error as a RecordError's reason, the field at fault first."""
     text = str(exc)
     field = exc.field
-    if not field or text.startswith(f"{field}:"):
+    if not field or text.startswith(field):
         return text
     head = field.rsplit(".", 1)[0]  # "actions[2]: unknown kind" says actions[2].kind
     return f"{field}: {text.removeprefix(f'{head}: ')}"
@@ -93,16 +96,25 @@ def iter_history_chunks(path: str | os.PathLike[str], *, format: str | None = No
         raise LogError(f"rows must be a whole number from 1; got {rows!r}")
     for items in _items(path, format, flat, rows):
         chunk = HistoryChunk([], [], [])
-        for position, record, text in items:
+        for item in items:
             try:
-                if isinstance(record, InvalidHandError):
-                    raise record
-                chunk.histories.append(checked(record, tables))
-                chunk.positions.append(position)
+                if isinstance(item.record, InvalidHandError):
+                    raise item.record
+                chunk.histories.append(checked(item.record, tables))
+                chunk.positions.append(item.position)
             except InvalidHandError as exc:
+                position, text = _at_fault(item, exc)
                 chunk.errors.append(RecordError(position, reason(exc), text))
         if chunk.histories or chunk.errors:
             yield chunk
+
+
+def _at_fault(item: Item, exc: InvalidHandError) -> tuple[int, str]:
+    """Where a fault is: in the flat form, the row of the action at fault."""
+    found = _ACTION_FIELD.match(exc.field or "")
+    if found and int(found.group(1)) < len(item.rows):
+        return item.rows[int(found.group(1))]
+    return item.position, item.text
 
 
 def read_histories(path: str | os.PathLike[str], *, format: str | None = None, flat: bool | None = None,
@@ -142,7 +154,7 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, TableRules]:
 
 
 def _items(path: str | os.PathLike[str], format: str | None, flat: bool | None,
-           rows: int) -> Iterator[list[flat_form.Item]]:
+           rows: int) -> Iterator[list[Item]]:
     fmt, gz = file_format(path, format)
     if not gz:
         check_content(os.fspath(path), fmt)
@@ -158,8 +170,8 @@ def _items(path: str | os.PathLike[str], format: str | None, flat: bool | None,
         yield from _parquet(path, flat, rows)
 
 
-def _jsonl(path: str | os.PathLike[str], gz: bool, rows: int) -> Iterator[list[flat_form.Item]]:
-    batch: list[flat_form.Item] = []
+def _jsonl(path: str | os.PathLike[str], gz: bool, rows: int) -> Iterator[list[Item]]:
+    batch: list[Item] = []
     with (gzip.open(path, "rb") if gz else open(path, "rb")) as lines:
         try:
             for number, line in enumerate(lines, 1):
@@ -171,7 +183,7 @@ def _jsonl(path: str | os.PathLike[str], gz: bool, rows: int) -> Iterator[list[f
                 except ValueError as exc:
                     cut = "" if line.endswith(b"\n") else " (the file ends inside this line: cut short?)"
                     record = InvalidHandError(f"not a JSON record{cut}: {exc}", field="record")
-                batch.append((number, record, text))
+                batch.append(Item(number, record, text))
                 if len(batch) >= rows:
                     yield batch
                     batch = []
@@ -180,7 +192,7 @@ def _jsonl(path: str | os.PathLike[str], gz: bool, rows: int) -> Iterator[list[f
     yield batch
 
 
-def _csv(path: str | os.PathLike[str], rows: int) -> Iterator[list[flat_form.Item]]:
+def _csv(path: str | os.PathLike[str], rows: int) -> Iterator[list[Item]]:
     with open(path, newline="", encoding="utf-8", errors="surrogateescape") as lines:
         try:
             yield from flat_form.deals(flat_form.csv_rows(lines, rows), "line")
@@ -188,7 +200,7 @@ def _csv(path: str | os.PathLike[str], rows: int) -> Iterator[list[flat_form.Ite
             raise LogError(f"{os.fspath(path)}: {exc}") from None
 
 
-def _parquet(path: str | os.PathLike[str], flat: bool | None, rows: int) -> Iterator[list[flat_form.Item]]:
+def _parquet(path: str | os.PathLike[str], flat: bool | None, rows: int) -> Iterator[list[Item]]:
     where = os.fspath(path)
     try:
         file = pq.ParquetFile(where)
@@ -209,12 +221,12 @@ def _parquet(path: str | os.PathLike[str], flat: bool | None, rows: int) -> Iter
                        f"(a nested history file's columns: {', '.join(NESTED.names)})")
     position = 0
     for batch in file.iter_batches(batch_size=rows):
-        items: list[flat_form.Item] = []
+        items: list[Item] = []
         for row in batch.to_pylist():
             try:
                 record: dict[str, Any] | InvalidHandError = record_of_row(row)
             except InvalidHandError as exc:
                 record = exc
-            items.append((position, record, json.dumps(row, default=str)))
+            items.append(Item(position, record, json.dumps(row, default=str)))
             position += 1
         yield items
