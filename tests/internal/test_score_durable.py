@@ -90,7 +90,7 @@ def leftovers(folder) -> list[str]:
 @pytest.mark.parametrize("what, fault", [
     ("output", lambda mp, out: mp.setattr(journal, "write_tables", writes_then_fails(journal, ".csv.tmp"))),
     ("errors file", lambda mp, out: mp.setattr(parts, "write_tables", writes_then_fails(parts, ".errors.csv.tmp"))),
-    ("summary", lambda mp, out: mp.setattr(parts, "_write_json", disk_full)),
+    ("summary", lambda mp, out: mp.setattr(journal, "write_json", disk_full)),
 ])
 def test_a_full_disk_leaves_all_or_nothing_and_names_the_file(log, tmp_path, monkeypatch, capsys, what, fault):
     out = tmp_path / "out.csv"

@@ -278,3 +278,35 @@ class OutputWriter:
             self._queue.put(None)
             self._thread.join()
             self._thread = None
+
+
+def write_json(path: str, record: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
+
+
+def finish(journal: Journal, output: str, errors: str | None, write_errors: Callable[[str], None],
+           summary: dict) -> None:
+    """The errors file (``write_errors(path)``) and the summary written
+    beside the output (itself written, under its temporary name); then the
+    three are renamed into place, and the parts go.  All or nothing: if
+    one cannot be written, none replaces what was there, no temporary file
+    stays, and the parts are kept.  The summary should keep the job (what
+    the journal's header said), so that resuming a complete job is seen to
+    be one."""
+    errors_path, summary_path = side_files(output, errors)
+    try:
+        staged("errors file", errors_path, write_errors)
+        staged("summary", summary_path, lambda tmp: write_json(tmp, summary))
+    except BaseException:
+        for path in (output, errors_path, summary_path):
+            discard(path + ".tmp")
+        raise
+    # Each file is whole on disk before its name says so, and the renames
+    # are on disk before the parts, the only other copy, go.
+    for path in (output, errors_path, summary_path):
+        os.replace(path + ".tmp", path)
+    for folder in {os.path.dirname(os.path.abspath(path)) for path in (output, errors_path, summary_path)}:
+        fsync(folder)
+    journal.remove()

@@ -5,8 +5,6 @@ the summary made from the committed parts."""
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 
 import pyarrow as pa
@@ -15,7 +13,7 @@ import pyarrow.compute as pc
 from ..logs.chunk import ERRORS_SCHEMA, ChunkResult
 from ..logs.columns import CATEGORY_NAMES
 from ..logs.io import write_tables
-from ..logs.journal import Journal, discard, fsync, read_arrow, side_files, staged
+from ..logs.journal import Journal, finish, read_arrow, side_files
 from .types import ScoreSummary
 
 
@@ -32,13 +30,10 @@ def commit_chunk(journal: Journal, index: int, result: ChunkResult, rows_start: 
 
 def assemble(journal: Journal, entries: list[dict], input: str, output: str, errors: str | None, *,
              seconds: float, job: dict, resumed_rows: int = 0, engine: str = "local") -> ScoreSummary:
-    """Errors file and summary from the committed parts (the output is
-    written, under its temporary name); then the three are renamed into
-    place, and the parts go.  All or nothing: if one cannot be written,
-    none replaces what was there, no temporary file stays, and the parts
-    are kept.  The summary file keeps ``job`` (what the journal's header
-    said), so that resuming a complete job is seen to be one."""
-    errors_path, summary_path = side_files(output, errors)
+    """Errors file and summary from the committed parts, put in place with
+    the output (``prial.logs.journal.finish``); the summary file keeps
+    ``job`` (what the journal's header said)."""
+    errors_path = side_files(output, errors)[0]
 
     def error_tables() -> Iterator[pa.Table]:
         for e in entries:
@@ -51,28 +46,10 @@ def assemble(journal: Journal, entries: list[dict], input: str, output: str, err
                                                  pc.add(table[name], shift))
                 yield table
 
-    try:
-        staged("errors file", errors_path, lambda tmp: write_tables(tmp, "csv", ERRORS_SCHEMA, error_tables()))
-        summary = _summary(entries, input, output, errors_path, seconds, engine, resumed_rows)
-        staged("summary", summary_path, lambda tmp: _write_json(tmp, {**summary.to_dict(), "job": job}))
-    except BaseException:
-        for path in (output, errors_path, summary_path):
-            discard(path + ".tmp")
-        raise
-    # Each file is whole on disk before its name says so, and the renames
-    # are on disk before the parts, the only other copy, go.
-    for path in (output, errors_path, summary_path):
-        os.replace(path + ".tmp", path)
-    for folder in {os.path.dirname(os.path.abspath(path)) for path in (output, errors_path, summary_path)}:
-        fsync(folder)
-    journal.remove()
+    summary = _summary(entries, input, output, errors_path, seconds, engine, resumed_rows)
+    finish(journal, output, errors, lambda tmp: write_tables(tmp, "csv", ERRORS_SCHEMA, error_tables()),
+           {**summary.to_dict(), "job": job})
     return summary
-
-
-def _write_json(path: str, record: dict) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(record, f, indent=2)
-        f.write("\n")
 
 
 def _summary(entries: list[dict], input: str, output: str, errors_path: str, seconds: float, engine: str,
