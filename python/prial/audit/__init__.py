@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from .findings import AuditResult
     from .history_findings import HistoryAuditResult
     from .history_job import audit_histories
+    from .history_report import write_report
     from .job import audit_file, audit_table
     from .options import AuditOptions
-    from .history_report import write_report
 
 _HOME = {"AuditOptions": "options", "AuditResult": "findings", "HistoryAuditResult": "history_findings",
          "audit_file": "job", "audit_histories": "history_job", "audit_table": "job",

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from datetime import datetime, timezone
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..evaluator import evaluator_for
 from ..logs.chunk import category_of_strength
@@ -31,7 +29,7 @@ from ..logs.errors import LogError
 from ..rules import Rules
 from ..table.history import History
 from ..table.replay import Finding
-from .tally import MAX_SEATS, DealtHands, GroupKey, Tally, add_dealing, group_codes
+from .tally import DealtHands, GroupKey, Tally, add_dealing, group_codes_of
 
 # What a history audit can group by, each a value of the deal (player: of
 # each player at it).
@@ -130,9 +128,7 @@ def tally_histories(histories: Sequence[History], findings: Sequence[Finding], b
     tally.actions = int(acting.sum())
     actors = [a.player for h in histories for a in h.actions]
     # One code per player name, for the seats and the actions alike.
-    encoded = pc.dictionary_encode(pa.array(names + actors, pa.string()))
-    players = encoded.dictionary.to_pylist()
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    codes, players = _codes(names + actors)
     seat_player, actor = codes[: len(names)], codes[len(names):]
     per_player = len(by) > 0 and "player" in by
     # The entries counted: deals, or each seat of each deal.
@@ -143,6 +139,12 @@ def tally_histories(histories: Sequence[History], findings: Sequence[Finding], b
     _tally_players(tally, histories, findings, seats_of, seat_player, actor, acting, players)
     _tally_dealing(tally, histories, findings, keys, group_of_entry, entry_deal, seats_of, per_player, threads)
     return tally
+
+
+def _codes(values: Sequence[object]) -> tuple[np.ndarray, list]:
+    """(each value's code, the distinct values in order of first sight)."""
+    index: dict[object, int] = {}
+    return np.fromiter((index.setdefault(v, len(index)) for v in values), np.int64, len(values)), list(index)
 
 
 def _groups(histories: Sequence[History], by: tuple[str, ...], entry_deal: np.ndarray, entry_player: np.ndarray,
@@ -156,13 +158,9 @@ def _groups(histories: Sequence[History], by: tuple[str, ...], entry_deal: np.nd
         "day": lambda: [_day(h.started) for h in histories],
         "game": lambda: [h.table.game for h in histories],
     }
-    columns = {}
-    for name in by:
-        if name == "player":
-            columns[name] = pa.DictionaryArray.from_arrays(pa.array(entry_player), pa.array(players))
-        else:
-            columns[name] = pa.array(deal_values[name]()).take(pa.array(entry_deal))
-    group_of_entry, keys = group_codes(pa.table(columns), np.arange(len(entry_deal)), by)
+    columns = {name: (np.array(players, object)[entry_player] if name == "player"
+                      else np.array(deal_values[name](), object)[entry_deal]).tolist() for name in by}
+    group_of_entry, keys = group_codes_of(columns, by)
     return keys, group_of_entry
 
 
@@ -213,20 +211,17 @@ def _tally_players(tally: HistoryTally, histories: Sequence[History], findings: 
     the deals in which they staked or saw blind (before their own look),
     saw, and folded."""
     count = len(players)
-    dictionary = pa.array(players, pa.string())
+    index = {name: i for i, name in enumerate(players)}
     counts = np.zeros((len(PLAYER_COUNTS), count), np.int64)
     counts[0] = np.bincount(seat_player, minlength=count)
     for row, nets in ((1, [h.outcome.nets if h.outcome else None for h in histories]),
                       (2, [f.nets for f in findings])):
         given = [net for net in nets if net]
-        who = pc.index_in(pa.array(list(chain.from_iterable(given)), pa.string()), value_set=dictionary)
+        who = np.fromiter(map(index.__getitem__, chain.from_iterable(given)), np.int64)
         amount = np.fromiter(chain.from_iterable(net.values() for net in given), np.float64, len(who))
-        who = who.to_numpy(zero_copy_only=False).astype(np.int64)
         counts[row] = np.bincount(who, weights=amount, minlength=count).round().astype(np.int64)
     if len(actor):
-        kinds = pc.dictionary_encode(pa.array([a.kind for h in histories for a in h.actions], pa.string()))
-        kind_names = kinds.dictionary.to_pylist()
-        kind = kinds.indices.to_numpy(zero_copy_only=False)
+        kind, kind_names = _codes([a.kind for h in histories for a in h.actions])
         code = {name: kind_names.index(name) if name in kind_names else -1 for name in ("look", "stake", "see", "fold")}
         n, seats = len(histories), int(seats_of.max())
         # Each action's (deal, seat): its player's place among its deal's seats.
@@ -316,8 +311,7 @@ def _tally_dealing(tally: HistoryTally, histories: Sequence[History], findings: 
     sound_deal = reason < 0
     if not sound_deal.any():
         return
-    encoded = pc.dictionary_encode(pa.array([h.table.game for h in histories]))
-    games, game_of_deal = encoded.dictionary.to_pylist(), encoded.indices.to_numpy(zero_copy_only=False)
+    game_of_deal, games = _codes([h.table.game for h in histories])
     tables = [next(h.table for h in histories if h.table.game == game) for game in games]
     widths = np.array([table.cards for table in tables])[game_of_deal]
     # Rows: each seat of each entry (per player, an entry is one seat of a deal).

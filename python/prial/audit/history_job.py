@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..logs.errors import LogError
 from ..logs.progress import Progress
 from ..table.history import History
 from ..table.replay import replay_histories
@@ -65,36 +63,27 @@ def audit_history_file(input: str, options: AuditOptions, input_format: str | No
                             seconds=time.perf_counter() - started)
 
 
-def is_history_log(input: str, fmt: str) -> bool:
+def is_history_log(input: str, input_format: str | None) -> bool:
     """Is ``input`` a log of hand histories (a record a deal, or an action a
     row) rather than a log of hands (a row a hand)?  Told by its first
     record's fields or its columns: ``actions`` (a record's) or ``kind``
     (the flat form's)."""
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
+    from ..logs.histories.read import file_format
+    from ..logs.io import InputReader
 
-        return any(name in pq.read_schema(input).names for name in _HISTORY_COLUMNS)
-    opened = gzip.open(input, "rt", encoding="utf-8") if input.lower().endswith(".gz") else open(input, encoding="utf-8")
-    with opened as text:
+    fmt, gz = file_format(input, input_format)
+    if fmt != "jsonl":
+        reader = InputReader(input, fmt, 1)
+        names = reader.schema.names
+        reader.close()
+        return any(name in names for name in _HISTORY_COLUMNS)
+    with gzip.open(input, "rt", encoding="utf-8") if gz else open(input, encoding="utf-8") as text:
         first = next((line for line in text if line.strip()), "")
-    if fmt == "csv":
-        return any(name in [c.strip().strip('"') for c in first.split(",")] for name in _HISTORY_COLUMNS)
     try:
         record = json.loads(first)
     except ValueError:
         return False
     return isinstance(record, dict) and any(name in record for name in _HISTORY_COLUMNS)
-
-
-def history_format(input: str, explicit: str | None) -> str:
-    """The format of a history file, a ``.jsonl.gz`` one included."""
-    from ..logs.formats import detect_format
-
-    gz = input.lower().endswith(".gz")
-    fmt = detect_format(input[:-3] if gz else input, explicit)
-    if gz and fmt != "jsonl":
-        raise LogError(f"{input!r}: only JSON Lines is read gzip'd (.jsonl.gz)")
-    return fmt
 
 
 def _rows(options: AuditOptions) -> int:

@@ -11,8 +11,21 @@ import os
 
 from .findings import AuditResult, group_label, p_cell
 from .history_findings import LEFT_OUT_WORDS, RATE_WORDS, HistoryAuditResult, PlayerLine, RateGroup
-from .report import (EXPECTED, OBSERVED, RateRow, _dealing_section, _drawing, _figure, _finding, _legend_aside, _STYLE, _svg,
-                     _table, rate_chart, render)
+from .report import (
+    _STYLE,
+    EXPECTED,
+    OBSERVED,
+    RateRow,
+    _dealing_section,
+    _drawing,
+    _figure,
+    _finding,
+    _legend_aside,
+    _svg,
+    _table,
+    rate_chart,
+    render,
+)
 
 RATE_HEADINGS = {"illegal": "Illegal actions: deals holding one, per group",
                  "mispaid": "Payouts: mispaid deals per group"}

@@ -13,7 +13,7 @@ from ..logs.options import check_engine
 from ..logs.passes import split_deals_of_table
 from ..logs.progress import Progress
 from .findings import AuditResult, findings
-from .history_job import audit_history_file, history_format, is_history_log
+from .history_job import audit_history_file, is_history_log
 from .options import AuditOptions, audit_columns
 from .passes import tally_file, tally_table
 
@@ -55,11 +55,10 @@ def audit_file(
     input = str(input)
     check_engine(engine)
     progress = progress or Progress("none")
-    if histories or (histories is None and os.path.isfile(input)
-                     and is_history_log(input, history_format(input, input_format))):
+    if histories or (histories is None and os.path.isfile(input) and is_history_log(input, input_format)):
         if engine != "local":
             raise LogError("a log of hand histories is audited by the local engine; leave out --engine dask")
-        return audit_history_file(input, options, history_format(input, input_format), progress)
+        return audit_history_file(input, options, input_format, progress)
     fmt = detect_format(input, input_format)
     started = time.perf_counter()
     if engine == "dask":

@@ -128,6 +128,11 @@ def group_codes(table: pa.Table, rows: np.ndarray, by: tuple[str, ...]) -> tuple
     return inverse, keys
 
 
+def group_codes_of(columns: dict[str, list[object]], by: tuple[str, ...]) -> tuple[np.ndarray, list[GroupKey]]:
+    """``group_codes`` of rows given as lists of values, one per ``by`` name."""
+    return group_codes(pa.table({name: pa.array(columns[name]) for name in by}), np.arange(len(columns[by[0]])), by)
+
+
 def dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(the distinct values ascending, each value's index among them), as
     ``np.unique`` gives, for small non-negative codes: a count, no sort."""
