@@ -1,7 +1,11 @@
 # The prial gRPC service (README, "Deploying"): the first stage builds the
 # wheels, the second is a slim runtime with prial installed from them and
 # nothing else of the build.  From the repository root:
-#   docker build -t prial .
+#   docker build -t prial --build-arg REVISION="$(git rev-parse HEAD)" .
+# Through a private package index, with its CA (a build secret, kept out of
+# every layer):
+#   docker build --build-arg PIP_INDEX_URL=https://pypi.example/simple \
+#     --secret id=pip_ca,src=/etc/ssl/certs/ca-certificates.crt -t prial .
 #   docker run --rm -p 127.0.0.1:50051:50051 -p 127.0.0.1:9100:9100 \
 #     --ulimit nofile=65536:65536 prial
 # (an image cannot set its open-files limit: the server raises its soft
@@ -17,13 +21,31 @@ FROM ${PYTHON_IMAGE} AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends g++=4:12.2.0-3 \
  && rm -rf /var/lib/apt/lists/*
+# Where pip looks for packages (ARG values reach RUN as variables).
+ARG PIP_INDEX_URL=https://pypi.org/simple
 WORKDIR /src
 COPY . .
-# The README's install, as wheels: prial's and those of its dependencies, so
-# that the runtime stage installs exactly these without reaching PyPI.
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+# Everything from the lock files (deploy/locks, tools/lock.sh), each file
+# checked against its hash: the build's tools, then the wheels of the
+# server's dependencies, then prial's own wheel built with those tools, so
+# that the runtime stage installs exactly these without reaching an index.
+RUN --mount=type=secret,id=pip_ca,required=false \
+    if [ -s /run/secrets/pip_ca ]; then export PIP_CERT=/run/secrets/pip_ca; fi \
+ && pip install --no-cache-dir --require-hashes -r deploy/locks/build.txt \
+ && pip wheel --no-cache-dir --require-hashes --wheel-dir /wheels -r deploy/locks/server.txt \
+ && pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
 
 FROM ${PYTHON_IMAGE}
+# What the image is (OCI annotations): its version is prial's (pyproject.toml;
+# tests/test_container.py holds them equal), its revision the commit built.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="prial" \
+      org.opencontainers.image.description="gRPC evaluation service for Brag and its relatives" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="https://github.com/prial-dev/prial" \
+      org.opencontainers.image.licenses="MIT"
 # The wheels are mounted for the install only: no layer keeps them.
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-cache-dir --no-index --find-links /wheels /wheels/prial-*.whl \

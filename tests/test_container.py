@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import prial
 from prial.server import ServeOptions
 
 from .container_files import ROOT, exec_form, healthcheck, read_dockerfile, seconds
@@ -66,29 +67,84 @@ def readme_install() -> list[str]:
     return install
 
 
-def test_the_build_is_the_readmes_install_and_the_runtime_installs_its_wheels_only():
+def pips(run: str) -> list[list[str]]:
+    """The words of each pip command of a RUN, in order."""
+    return [words[words.index("pip"):] for part in run.split("&&") if "pip" in (words := shlex.split(part))]
+
+
+def locked(path: Path) -> dict[str, tuple[str, list[str]]]:
+    """A lock file's packages: name -> (pinned version, hashes)."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for entry in re.split(r"\n(?=\S)", path.read_text()):
+        pin = re.match(r"([A-Za-z0-9_.-]+)==(\S+)", entry)
+        if pin:
+            name = re.sub(r"[-_.]+", "-", pin.group(1)).lower()
+            found[name] = (pin.group(2), re.findall(r"--hash=sha256:([0-9a-f]{64})", entry))
+    return found
+
+
+def requirement_names(requirements: list[str]) -> set[str]:
+    return {re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9_.-]+", r).group(0)).lower() for r in requirements}
+
+
+def test_the_build_installs_from_the_locks_and_the_runtime_its_wheels_only():
     assert BUILD is not None and RUNTIME is not None
     [build_run] = [run for run in BUILD.all("RUN") if " pip " in f" {run} "]
-    build = pip(build_run)
-    assert build[:2] == ["pip", "wheel"]
-    # The project and the build options of the README's pip install: no
-    # option that changes how it builds (only where the wheels go, no cache).
-    assert positional(build, {"--wheel-dir", "-w"}) == positional(readme_install(), set()) == ["."]
-    assert {w for w in build[2:] if w.startswith("-")} <= {"--no-cache-dir", "--wheel-dir"}
-    wheels = build[build.index("--wheel-dir") + 1]
+    tools, dependencies, project = pips(build_run)
+    # Every package from a lock file, each checked against its hash.
+    assert tools[:2] == ["pip", "install"] and dependencies[:2] == ["pip", "wheel"]
+    for command, lock in ((tools, "deploy/locks/build.txt"), (dependencies, "deploy/locks/server.txt")):
+        assert "--require-hashes" in command and command[command.index("-r") + 1] == lock
+    # prial itself: the README's install, built with the locked tools.
+    assert project[:2] == ["pip", "wheel"]
+    assert positional(project, {"--wheel-dir", "-w"}) == positional(readme_install(), set()) == ["."]
+    assert {"--no-deps", "--no-build-isolation"} <= set(project)
+    wheels = project[project.index("--wheel-dir") + 1]
+    assert dependencies[dependencies.index("--wheel-dir") + 1] == wheels
     # "." is the repository: copied whole (less .dockerignore) into the working directory.
     assert BUILD.all("COPY") == [". ."] and len(BUILD.all("WORKDIR")) == 1
+    assert not dockerignored("deploy/locks/server.txt") and dockerignored("deploy/kubernetes/service.yaml")
 
     [install_run] = [run for run in RUNTIME.all("RUN") if " pip " in f" {run} "]
     mount = re.match(r"--mount=(\S+) ", install_run)
     assert mount and dict(kv.split("=") for kv in mount.group(1).split(",")) == {
         "type": "bind", "from": "build", "source": wheels, "target": wheels}
     install = pip(install_run)
-    project = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    name = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
     assert install[:2] == ["pip", "install"]
-    assert positional(install, {"--find-links"}) == [f"{wheels}/{project}-*.whl"]  # the wheel built, by name
+    assert positional(install, {"--find-links"}) == [f"{wheels}/{name}-*.whl"]  # the wheel built, by name
     assert {"--no-index", "--find-links"} <= set(install) and install[install.index("--find-links") + 1] == wheels
     assert not RUNTIME.all("COPY") and not RUNTIME.all("ADD")  # nothing of the build but the install
+
+
+def test_the_locks_pin_what_pyproject_asks_for_with_hashes():
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for lock, requirements in (("server.txt", pyproject["project"]["dependencies"]),
+                               ("build.txt", [*pyproject["build-system"]["requires"], "cmake", "ninja"])):
+        pins = locked(ROOT / "deploy" / "locks" / lock)
+        assert requirement_names(requirements) <= set(pins), f"run tools/lock.sh: {lock} misses a requirement"
+        for text in requirements:
+            requirement = Requirement(text)
+            version, _ = pins[re.sub(r"[-_.]+", "-", requirement.name).lower()]
+            assert requirement.specifier.contains(version, prereleases=True), f"run tools/lock.sh: {lock} {text}"
+        assert all(hashes for _, hashes in pins.values()), lock
+    assert "pyarrow" not in locked(ROOT / "deploy" / "locks" / "server.txt")  # the server alone
+
+
+def test_the_image_says_what_it_is():
+    assert RUNTIME is not None
+    arguments = dict(shlex.split(rest)[0].split("=", 1) for rest in RUNTIME.all("ARG") if "=" in rest)
+    assert arguments["VERSION"] == prial.__version__
+    labels = dict(pair.split("=", 1) for rest in RUNTIME.all("LABEL") for pair in shlex.split(rest))
+    assert labels["org.opencontainers.image.version"] == "${VERSION}"
+    assert labels["org.opencontainers.image.revision"] == "${REVISION}"
+    assert labels["org.opencontainers.image.source"].startswith("https://")
+    assert BUILD is not None and "PIP_INDEX_URL" in " ".join(BUILD.all("ARG"))
+    assert "--mount=type=secret,id=pip_ca,required=false" in " ".join(BUILD.all("RUN"))
 
 
 def test_the_runtime_user_is_not_root():
@@ -160,12 +216,17 @@ def test_the_build_context_is_the_source(path, ignored):
 
 
 def dockerignored(path: str) -> bool:
-    """Whether .dockerignore leaves ``path`` out (its patterns match a path or a directory above it)."""
+    """Whether .dockerignore leaves ``path`` out: the last of its patterns to
+    match the path or a directory above it decides, ``!`` taking back in."""
     patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
                 if line.strip() and not line.startswith("#")]
     parts = path.split("/")
     prefixes = ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
-    return any(_matches(pattern, prefix) for pattern in patterns for prefix in prefixes)
+    ignored = False
+    for pattern in patterns:
+        if any(_matches(pattern.removeprefix("!"), prefix) for prefix in prefixes):
+            ignored = not pattern.startswith("!")
+    return ignored
 
 
 def _matches(pattern: str, path: str) -> bool:
