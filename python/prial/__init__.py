@@ -53,6 +53,7 @@ from .table import Action, Deal, DealResult, TableRules, simulate
 if TYPE_CHECKING:
     from .audit import AuditOptions, AuditResult, audit_file, audit_table
     from .logs.histories import HistoryChunk, RecordError, iter_history_chunks, read_histories, write_histories
+    from .replay import ReplaySummary, replay_file
     from .score import (
         Bias,
         ScoreError,
@@ -85,7 +86,8 @@ _LAZY = {**dict.fromkeys(("Bias", "ScoreError", "ScoreOptions", "ScoreSummary", 
                           "write_sample_log"), "score"),
          **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit"),
          **dict.fromkeys(("HistoryChunk", "RecordError", "iter_history_chunks", "read_histories",
-                          "write_histories"), "logs.histories")}
+                          "write_histories"), "logs.histories"),
+         **dict.fromkeys(("ReplaySummary", "replay_file"), "replay")}
 _DEPRECATED = {"SPEC_PAYTABLE": "CASINO_BRAG_PAYTABLE"}
 
 
@@ -142,6 +144,7 @@ __all__ = [
     "Player",
     "PlayerHand",
     "RecordError",
+    "ReplaySummary",
     "Rules",
     "ScoreError",
     "ScoreOptions",
@@ -169,6 +172,7 @@ __all__ = [
     "percentile",
     "random_hands",
     "read_histories",
+    "replay_file",
     "sample_deals",
     "score_file",
     "set_table_cache_limit",

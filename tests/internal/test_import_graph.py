@@ -109,8 +109,9 @@ FLOOR = f"{PACKAGE}.logs"
 # Outside the floor, what must hold Arrow tables itself: the sample logs,
 # made as tables; the scoring job's parts and errors files, written and
 # read back as Arrow; an audit's tallies, counted over a scored chunk's
-# columns.
-ARROW_ABOVE_THE_FLOOR = {f"{PACKAGE}.score.sample", f"{PACKAGE}.score.parts", f"{PACKAGE}.audit.tally"}
+# columns; a replay's findings, built over a nested log's columns.
+ARROW_ABOVE_THE_FLOOR = {f"{PACKAGE}.score.sample", f"{PACKAGE}.score.parts", f"{PACKAGE}.audit.tally",
+                         *(f"{PACKAGE}.replay.{name}" for name in ("arrays", "columns", "job", "nested", "source"))}
 MAX_LINES = 500
 
 
@@ -137,6 +138,23 @@ def test_the_floor_stands_on_neither_score_nor_audit():
         above = sorted(m for m in reached_from(graph, name)
                        if _within(m, f"{PACKAGE}.score") or _within(m, f"{PACKAGE}.audit"))
         assert above == [], name
+
+
+def test_the_replay_stands_on_the_floor_and_the_table_only():
+    # prial.replay is above prial.logs and prial.table, beside scoring: it
+    # reaches neither scoring nor the audit, and nothing below it (the
+    # floor, the table, scoring) reaches it; the audit may.
+    graph = import_graph()
+    replay = [name for name in graph if _within(name, f"{PACKAGE}.replay")]
+    assert {f"{PACKAGE}.replay.job", f"{PACKAGE}.replay.nested"} <= set(replay)
+    for name in replay:
+        above = sorted(m for m in reached_from(graph, name)
+                       if _within(m, f"{PACKAGE}.score") or _within(m, f"{PACKAGE}.audit"))
+        assert above == [], name
+    below = [name for name in graph
+             if any(_within(name, f"{PACKAGE}.{p}") for p in ("logs", "table", "score"))]
+    for name in below:
+        assert sorted(m for m in reached_from(graph, name) if _within(m, f"{PACKAGE}.replay")) == [], name
 
 
 def test_the_audit_does_not_stand_on_scoring():

@@ -11,7 +11,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent.parent
 PUBLIC_MODULES = {"prial", "prial.client", "prial.server", "prial.cli", "prial.play", "prial.score", "prial.audit",
-                  "prial.table",
+                  "prial.table", "prial.replay",
                   "prial.v1", "prial.v1.prial_pb2", "prial.v1.prial_pb2_grpc"}
 ENTRY_POINTS = {"prial.cli": {"main"}}  # the console script, called in process
 
