@@ -18,13 +18,22 @@ from ...errors import InvalidHandError
 from .layout import ACTION_COLUMNS, DEAL_COLUMNS, FLAT, record_of_row
 
 
+# A row's text, or its values to be written as JSON when a fault needs
+# them (most rows never do: Parquet's are not turned to text up front).
+Text = str | dict[str, Any]
+
+
+def text_of(text: Text) -> str:
+    return text if isinstance(text, str) else json.dumps(text, default=str)
+
+
 class Row(NamedTuple):
     """A row of the flat form read: where it is (line or row), its values
     by column, its text, and what is wrong with its cells (None: nothing)."""
 
     position: int
     values: dict[str, Any]
-    text: str
+    text: Text
     fault: InvalidHandError | None = None
 
 
@@ -36,8 +45,8 @@ class Item(NamedTuple):
 
     position: int
     record: dict[str, Any] | InvalidHandError
-    text: str
-    rows: tuple[tuple[int, str], ...] = ()
+    text: Text
+    rows: tuple[tuple[int, Text], ...] = ()
 
 
 def _cell(name: str, kind: pa.DataType, cell: str) -> object:
@@ -214,6 +223,6 @@ def parquet_rows(batches: Iterable[pa.RecordBatch]) -> Iterator[list[Row]]:
     for batch in batches:
         rows = []
         for values in batch.to_pylist():
-            rows.append(Row(position, values, json.dumps(values, default=str)))
+            rows.append(Row(position, values, values))
             position += 1
         yield rows

@@ -22,10 +22,12 @@ from ..errors import LogError
 from ..formats import detect_format
 from ..io import check_content
 from . import flat as flat_form
-from .flat import Item
+from .flat import Item, text_of
 from .layout import NESTED, record_of_row
 
 CHUNK_ROWS = 65_536
+_KNOWN = "rules read before"
+_MOST_KNOWN = 256
 _ACTION_FIELD = re.compile(r"actions\[([0-9]+)\]")
 
 
@@ -59,10 +61,26 @@ def file_format(path: str | os.PathLike[str], format: str | None = None) -> tupl
     return fmt, gz
 
 
-def checked(record: Mapping[str, Any], tables: Mapping[str, TableRules] | None) -> History:
+def checked(record: Mapping[str, Any], tables: Mapping[str, TableRules] | None,
+            known: dict[str, TableRules] | None = None) -> History:
     """A record as a History: read_record's checks, and no card dealt twice
-    (the file's promise that its deals can be dealt from one pack)."""
-    history = read_record(record, tables)
+    (the file's promise that its deals can be dealt from one pack).
+    ``known``: the inline rules met so far, by their JSON, so that a file
+    of deals at a few tables reads each table's rules once (reading them
+    is half the cost of a record)."""
+    table = record.get("table") if known is not None else None
+    key = None
+    if isinstance(table, Mapping) and record.get("rules_ref") is None:
+        try:
+            key = json.dumps(table)
+        except (TypeError, ValueError):  # not JSON: read_record says why
+            key = None
+    if known is not None and key is not None and key in known:
+        history = read_record({**record, "table": None, "rules_ref": _KNOWN}, {_KNOWN: known[key]})
+    else:
+        history = read_record(record, tables)
+        if known is not None and key is not None and len(known) < _MOST_KNOWN:
+            known[key] = history.table
     check_cards(history)
     return history
 
@@ -94,13 +112,14 @@ def iter_history_chunks(path: str | os.PathLike[str], *, format: str | None = No
     LogError."""
     if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
         raise LogError(f"rows must be a whole number from 1; got {rows!r}")
+    known: dict[str, TableRules] = {}
     for items in _items(path, format, flat, rows):
         chunk = HistoryChunk([], [], [])
         for item in items:
             try:
                 if isinstance(item.record, InvalidHandError):
                     raise item.record
-                chunk.histories.append(checked(item.record, tables))
+                chunk.histories.append(checked(item.record, tables, known))
                 chunk.positions.append(item.position)
             except InvalidHandError as exc:
                 position, text = _at_fault(item, exc)
@@ -110,11 +129,12 @@ def iter_history_chunks(path: str | os.PathLike[str], *, format: str | None = No
 
 
 def _at_fault(item: Item, exc: InvalidHandError) -> tuple[int, str]:
-    """Where a fault is: in the flat form, the row of the action at fault."""
+    """Where a fault is, and its text: in the flat form, the row of the
+    action at fault."""
     found = _ACTION_FIELD.match(exc.field or "")
-    if found and int(found.group(1)) < len(item.rows):
-        return item.rows[int(found.group(1))]
-    return item.position, item.text
+    position, text = item.rows[int(found.group(1))] if found and int(found.group(1)) < len(item.rows) \
+        else (item.position, item.text)
+    return position, text_of(text)
 
 
 def read_histories(path: str | os.PathLike[str], *, format: str | None = None, flat: bool | None = None,
@@ -227,6 +247,6 @@ def _parquet(path: str | os.PathLike[str], flat: bool | None, rows: int) -> Iter
                 record: dict[str, Any] | InvalidHandError = record_of_row(row)
             except InvalidHandError as exc:
                 record = exc
-            items.append(Item(position, record, json.dumps(row, default=str)))
+            items.append(Item(position, record, row))
             position += 1
         yield items

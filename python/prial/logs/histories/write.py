@@ -43,7 +43,8 @@ def write_histories(items: Iterable[History | Mapping[str, Any]], path: str | os
         raise LogError("a CSV history file holds the flat form only (flat=True)")
     if fmt == "jsonl" and flat:
         raise LogError("the flat form is CSV or Parquet; a JSON Lines file holds a record a line")
-    records = (_record(item, tables) for item in items)
+    known: dict[str, TableRules] = {}
+    records = (_record(item, tables, known) for item in items)
     target = Path(path)
     part = target.with_name(f".{target.name}.part")
     try:
@@ -59,12 +60,13 @@ def write_histories(items: Iterable[History | Mapping[str, Any]], path: str | os
     return count
 
 
-def _record(item: History | Mapping[str, Any], tables: Mapping[str, TableRules] | None) -> dict[str, Any]:
+def _record(item: History | Mapping[str, Any], tables: Mapping[str, TableRules] | None,
+            known: dict[str, TableRules]) -> dict[str, Any]:
     if isinstance(item, History):
         check_cards(item)
         history, ref = item, None
     elif isinstance(item, Mapping):
-        history, ref = checked(item, tables), item.get("rules_ref")
+        history, ref = checked(item, tables, known), item.get("rules_ref")
     else:
         raise InvalidHandError(f"write_histories writes History or history records, not {type(item).__name__} "
                                "(prial.table.to_record makes a record of a Deal)", field="items")
