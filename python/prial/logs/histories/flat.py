@@ -17,7 +17,6 @@ import pyarrow as pa
 from ...errors import InvalidHandError
 from .layout import ACTION_COLUMNS, DEAL_COLUMNS, FLAT, record_of_row
 
-
 # A row's text, or its values to be written as JSON when a fault needs
 # them (most rows never do: Parquet's are not turned to text up front).
 Text = str | dict[str, Any]
