@@ -17,7 +17,6 @@ from collections.abc import Iterator, Mapping
 from ..logs.errors import LogError
 from ..logs.partitions import dask_client
 from ..table import TableRules
-from .job import Job
 from .source import Chunk, chunks, nested_file
 
 
@@ -46,20 +45,21 @@ def pieces(row_groups: list[int], rows: int) -> list[tuple[int, int]]:
     return out
 
 
-def replay_dask(job: Job, scheduler: str | None, workers: int) -> Iterator[Chunk]:
-    file = nested_file(job.input, job.fmt_in)
+def replay_dask(path: str, fmt: str, tables: Mapping[str, TableRules] | None, rows: int, threads: int | None,
+                scheduler: str | None, workers: int) -> Iterator[Chunk]:
+    """The chunks of the log, replayed on the cluster, in the log's order."""
+    file = nested_file(path, fmt)
     if file is None:
         raise LogError("the Dask engine replays nested Parquet logs; replay this one with the local engine")
     meta = file.metadata
-    runs = pieces([meta.row_group(g).num_rows for g in range(meta.num_row_groups)], job.chunk_rows)
-    threads = job.threads or 1
+    runs = pieces([meta.row_group(g).num_rows for g in range(meta.num_row_groups)], rows)
 
     def replayed() -> Iterator[Chunk]:
         import dask  # noqa: F401  (named first when missing)
 
         with dask_client(scheduler, workers) as client:
-            futures = [client.submit(_replay_groups, job.input, job.fmt_in, job.tables, job.chunk_rows, threads,
-                                     first, end, pure=False) for first, end in runs]
+            futures = [client.submit(_replay_groups, path, fmt, tables, rows, threads or 1, first, end, pure=False)
+                       for first, end in runs]
             try:
                 for future in futures:
                     yield from future.result()

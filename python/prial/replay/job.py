@@ -84,7 +84,8 @@ def replay_file(input: str | os.PathLike[str], output: str | os.PathLike[str] | 
         if engine == "dask":
             from .dask_engine import replay_dask
 
-            return job.run(replay_dask(job, scheduler, workers), resume=False, engine="dask")
+            source = replay_dask(input, fmt_in, rules, chunk_rows, threads, scheduler, workers)
+            return job.run(source, resume=False, engine="dask")
         return job.run(None, resume=resume, engine="local")
 
 
