@@ -305,7 +305,8 @@ def _card_list(value: object, field: str) -> tuple[int, ...]:
 def _actions(value: object, players: tuple[str, ...]) -> tuple[tuple[Action, ...], tuple[str | None, ...]]:
     if not isinstance(value, list):
         raise InvalidHandError("actions must be a list", field="actions")
-    actions, times = [], []
+    actions: list[Action] = []
+    times: list[str | None] = []
     for i, entry in enumerate(value):
         where = f"actions[{i}]"
         if not isinstance(entry, Mapping) or not isinstance(entry.get("kind"), str):
