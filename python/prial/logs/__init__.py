@@ -12,7 +12,9 @@
   one error of a log or a job over one; ``progress``: how far a job is;
 - ``journal``: a job's parts directory, its journal and the output
   writer; ``fingerprint``, ``lock`` and ``targets``: resuming, one job
-  per output, what a job may write (``prial score`` and ``prial replay``).
+  per output, what a job may write (``prial score`` and ``prial replay``);
+- ``histories``: hand-history files (JSON Lines, nested Parquet, the flat
+  form), read and written a deal a record.
 
 Nothing is loaded here: ``import prial`` stays free of pyarrow.
 """
