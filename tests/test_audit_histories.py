@@ -177,3 +177,21 @@ def test_a_history_log_is_audited_locally_only(tmp_path, faulty):
     path.write_text(json.dumps(faulty[0].record) + "\n")
     with pytest.raises(prial.ScoreError, match="local engine"):
         audit_file(path, engine="dask")
+
+
+@pytest.mark.parametrize("by", [("dealer",), ("player",), ("day", "table")])
+def test_nested_parquet_read_by_columns_finds_what_the_records_give(tmp_path, faulty, by):
+    samples = faulty[:1_500]
+    records = [dict(s.record) for s in samples]
+    for record in records[:10]:  # read record by record beside the column-by-column deals
+        record["carried"] = {"pack_seed": 5}
+    histories = [read_record(r) for r in records]
+    prial.write_histories(histories, tmp_path / "deals.parquet")
+    options = AuditOptions(by=by, limit=None)
+    from_file = audit_file(tmp_path / "deals.parquet", options=options).to_dict()
+    in_memory = audit_histories(histories, options).to_dict()
+    for data in (from_file, in_memory):
+        for key in ("input", "seconds", "rows_per_second", "actions_per_second"):
+            data.pop(key)
+    assert from_file == in_memory
+    assert from_file["dealing_left_out"]["carried_pack"] == 10 and from_file["rates"]["illegal"]["hits"] > 0

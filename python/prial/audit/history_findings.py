@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from ..rules import Rules
 from .findings import AuditResult, findings, group_label, p_text
-from .histories import LEFT_OUT, RATES, HistoryTally, Offence
+from .histories import LEFT_OUT, RATES, HistoryTally
+from .history_arrays import Offence
 from .stats import holm, more_than_rest, wilson
 
 # In words: each rate's deals, and each reason a deal is left out of the dealing tests.

@@ -14,7 +14,7 @@ from ..logs.progress import Progress
 from ..table.history import History
 from ..table.replay import replay_histories
 from ..table.rules import TableRules
-from .histories import HistoryTally, check_history_groups, tally_histories
+from .histories import HistoryTally, check_history_groups, tally_arrays, tally_histories
 from .history_findings import HistoryAuditResult, history_findings
 from .options import AuditOptions
 from .tally import Tally
@@ -47,17 +47,27 @@ def audit_history_file(input: str, options: AuditOptions, input_format: str | No
     """Audits a history file, a chunk of records at a time; a bad record is
     counted (``bad_rows``) and left out."""
     from ..logs.histories import iter_history_chunks
+    from ..logs.histories.read import file_format
+    from ..replay.source import nested_file
 
     check_history_groups(options.by)
     started = time.perf_counter()
     tally = _empty(options)
     bad = 0
     progress.begin("auditing", unit="deals", total=None)
-    for chunk in iter_history_chunks(input, format=input_format, tables=tables, rows=_rows(options)):
-        bad += len(chunk.errors)
-        if chunk.histories:
-            tally.add(_tally(chunk.histories, options))
-        progress.update(tally.deals + bad, None)
+    nested = nested_file(input, file_format(input, input_format)[0])
+    if nested is not None:  # column by column, as the replay reads it
+        for batch in nested.iter_batches(batch_size=_rows(options)):
+            counts, errors = _tally_nested(batch, options, tables)
+            tally.add(counts)
+            bad += errors
+            progress.update(tally.deals + bad, None)
+    else:
+        for chunk in iter_history_chunks(input, format=input_format, tables=tables, rows=_rows(options)):
+            bad += len(chunk.errors)
+            if chunk.histories:
+                tally.add(_tally(chunk.histories, options))
+            progress.update(tally.deals + bad, None)
     progress.finish(tally.deals + bad)
     return history_findings(tally, input=input, alpha=options.alpha, bad_records=bad,
                             seconds=time.perf_counter() - started)
@@ -99,3 +109,25 @@ def _empty(options: AuditOptions) -> HistoryTally:
 def _tally(histories: Sequence[History], options: AuditOptions) -> HistoryTally:
     return tally_histories(histories, replay_histories(histories, threads=options.threads), options.by,
                            options.limit, options.threads)
+
+
+def _tally_nested(batch, options: AuditOptions, tables: Mapping[str, TableRules] | None) -> tuple[HistoryTally, int]:
+    """(the counts, the bad records) of a batch of a nested Parquet log: its
+    plain deals over the replay's columns, the rest record by record."""
+
+    from ..logs.histories.layout import record_of_row
+    from ..logs.histories.read import checked
+    from ..replay.arrays import plain_deals
+    from ..replay.nested import replay_nested
+    from .history_arrays import of_nested
+
+    findings, errors = replay_nested(batch, 0, tables, options.threads)
+    deals = plain_deals(batch, tables)
+    rows = findings.column("row").to_numpy()
+    plain = deals.plain[rows]
+    counts = tally_arrays(of_nested(deals, findings.filter(plain), deals.plain, batch), options.by, options.limit,
+                          options.threads)
+    rest = rows[~plain]
+    if len(rest):
+        counts.add(_tally([checked(record_of_row(row), tables) for row in batch.take(rest).to_pylist()], options))
+    return counts, errors.num_rows
