@@ -51,7 +51,7 @@ from .rules import Rules
 from .table import Action, Deal, DealResult, TableRules, simulate
 
 if TYPE_CHECKING:
-    from .audit import AuditOptions, AuditResult, audit_file, audit_table
+    from .audit import AuditOptions, AuditResult, audit_file, audit_histories, audit_table
     from .logs.histories import HistoryChunk, RecordError, iter_history_chunks, read_histories, write_histories
     from .replay import ReplaySummary, replay_file
     from .score import (
@@ -84,7 +84,7 @@ partition_batch = _brag.partition_batch
 # imported on first use.
 _LAZY = {**dict.fromkeys(("Bias", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
                           "write_sample_log"), "score"),
-         **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_table"), "audit"),
+         **dict.fromkeys(("AuditOptions", "AuditResult", "audit_file", "audit_histories", "audit_table"), "audit"),
          **dict.fromkeys(("HistoryChunk", "RecordError", "iter_history_chunks", "read_histories",
                           "write_histories"), "logs.histories"),
          **dict.fromkeys(("ReplaySummary", "replay_file"), "replay")}
@@ -154,6 +154,7 @@ __all__ = [
     "TableCache",
     "TableRules",
     "audit_file",
+    "audit_histories",
     "audit_table",
     "best_of",
     "best_of_batch",
