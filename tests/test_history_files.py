@@ -280,3 +280,22 @@ def test_a_bad_record_is_not_written(tmp_path):
     assert not path.exists() and not list(tmp_path.iterdir())  # nor anything half written
     with pytest.raises(prial.InvalidHandError, match="to_record makes a record of a Deal"):
         prial.write_histories([finished()], path)
+
+
+def test_a_platform_s_flat_export_reads_with_its_own_columns_and_rules_given_once(tmp_path):
+    """Columns in any order, the optional ones left out, a byte-order mark
+    as spreadsheets write, rules named by reference."""
+    path = tmp_path / "export.csv"
+    path.write_text(
+        "\ufeffseq,deal_id,player,kind,amount,rules_ref,players,cards,winners,nets\n"
+        + '0,h1,bob,stake,2,house,"[{""id"":""ann""},{""id"":""bob""}]","[""As Ad 2c"",""Kh Qh Jh""]",'
+          '"[""bob""]","[{""player"":""ann"",""net"":-5},{""player"":""bob"",""net"":5}]"\n'
+        + '1,h1,ann,see,4,house,"[{""id"":""ann""},{""id"":""bob""}]","[""As Ad 2c"",""Kh Qh Jh""]",'
+          '"[""bob""]","[{""player"":""ann"",""net"":-5},{""player"":""bob"",""net"":5}]"\n', encoding="utf-8")
+    [history] = prial.read_histories(path, tables={"house": prial.TableRules()})
+    assert history.players == ("ann", "bob") and history.outcome == Outcome(("bob",), {"ann": -5, "bob": 5})
+    assert [(a.player, a.kind, a.amount) for a in history.actions] == [("bob", "stake", 2), ("ann", "see", 4)]
+    deal = history.start()
+    for action in history.actions:
+        deal = deal.act(action)
+    assert Outcome(tuple(deal.result.winners), dict(deal.result.nets)) == history.outcome  # a straight flush wins

@@ -213,7 +213,8 @@ def _jsonl(path: str | os.PathLike[str], gz: bool, rows: int) -> Iterator[list[I
 
 
 def _csv(path: str | os.PathLike[str], rows: int) -> Iterator[list[Item]]:
-    with open(path, newline="", encoding="utf-8", errors="surrogateescape") as lines:
+    # utf-8-sig: a byte-order mark before the header, as spreadsheets write
+    with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as lines:
         try:
             yield from flat_form.deals(flat_form.csv_rows(lines, rows), "line")
         except InvalidHandError as exc:  # the header
