@@ -110,8 +110,9 @@ def print_history_audit(result: HistoryAuditResult) -> None:
     from ..audit.findings import group_label, p_cell
 
     print(f"{result.input}: {result.deals:,} deal{'s' if result.deals != 1 else ''}, {result.actions:,} actions"
-          + (f", {result.bad_rows:,} bad record{'s' if result.bad_rows != 1 else ''} left out" if result.bad_rows
-             else "") + (f"; groups by {', '.join(result.by)}" if result.by else ""))
+          + (f", {result.bad_rows:,} bad record{'s' if result.bad_rows != 1 else ''} left out (prial replay lists "
+             "each with its reason in its errors file)" if result.bad_rows else "")
+          + (f"; groups by {', '.join(result.by)}" if result.by else ""))
     for kind, heading in (("illegal", "Illegal actions"), ("mispaid", "Mispaid deals")):
         print(f"\n{heading}: {result.summaries[kind]}")
         groups = result.rates[kind]
@@ -127,6 +128,8 @@ def print_history_audit(result: HistoryAuditResult) -> None:
                 for o in offences))
     print_dealing(result, (("left_out", "Dealing"), ("categories", "Hand categories"), ("cards", "Cards per seat"),
                            ("impossible", "Impossible deals")))
+    if not result.players:
+        return
     print()
     print_table(["player", "deals", "net", "adjudicated net", "blind", "see", "fold"],
                 [[p.player, p.deals, p.net, p.adjudicated_net, *(f"{r:.1%}" for r in p.rates().values())]
