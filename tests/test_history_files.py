@@ -62,6 +62,13 @@ def test_histories_go_to_a_file_and_back_equal(tmp_path, name, seed):
 
 
 @pytest.mark.parametrize("name", FORMATS)
+def test_no_histories_make_a_file_of_none(tmp_path, name):
+    path = tmp_path / f"log.{name}"
+    assert prial.write_histories([], path, **FORMATS[name]) == 0
+    assert prial.read_histories(path) == []
+
+
+@pytest.mark.parametrize("name", FORMATS)
 def test_chunks_hold_whole_deals_at_their_positions(tmp_path, name):
     records = some_records()
     path = tmp_path / f"log.{name}"

@@ -176,8 +176,10 @@ def read_tables(path: str | os.PathLike[str]) -> dict[str, TableRules]:
 def _items(path: str | os.PathLike[str], format: str | None, flat: bool | None,
            rows: int) -> Iterator[list[Item]]:
     fmt, gz = file_format(path, format)
-    if not gz:
-        check_content(os.fspath(path), fmt)
+    where = os.fspath(path)
+    # an empty JSON Lines file is a log of no deals, which a writer writes
+    if not gz and not (fmt == "jsonl" and os.path.isfile(where) and os.path.getsize(where) == 0):
+        check_content(where, fmt)
     if fmt == "jsonl":
         if flat:
             raise LogError("the flat form is CSV or Parquet; a JSON Lines file holds a record a line")
