@@ -5,6 +5,8 @@ and found there by a replay, and each bad flag said in one line."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -135,3 +137,13 @@ def test_a_threshold_policy_needs_chips_or_a_cap_to_run_out():
     for table, stack in ((prial.TableRules(), 30), (prial.TableRules(pot_cap=40), None)):
         sampled = list(sample_histories(table, 40, policies=[0.1] * 4, stack=stack, seed=1))
         assert all(s.record.get("outcome") for s in sampled)
+
+
+def test_the_names_and_the_command_load_pyarrow_only_when_used():
+    script = ("import sys, prial, prial.cli\n"
+              "names = dir(prial)\n"
+              "prial.cli.build_parser().parse_args(['sample', '--histories', 'h.csv', '--deals', '1', '--ante', '2'])\n"
+              "print(all(n in names for n in ('read_histories', 'write_histories', 'iter_history_chunks')),\n"
+              "      'pyarrow' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "True False\n", done.stderr
