@@ -41,8 +41,8 @@ DEAL_FIELDS: list[pa.Field[Any]] = [
     pa.field("nets", pa.list_(NET)),
 ]
 NESTED = pa.schema([*DEAL_FIELDS, pa.field("actions", pa.list_(ACTION))])
-# One row an action: its place in the deal (seq, from 0) and its fields.
 _ACTION_FIELDS = [ACTION.field(i) for i in range(ACTION.num_fields)]
+# One row an action: its place in the deal (seq, from 0) and its fields.
 FLAT = pa.schema([DEAL_FIELDS[0], pa.field("seq", pa.int64()), *_ACTION_FIELDS, *DEAL_FIELDS[1:]])
 ACTION_COLUMNS = tuple(f.name for f in _ACTION_FIELDS)
 DEAL_COLUMNS = tuple(f.name for f in DEAL_FIELDS)
