@@ -181,6 +181,7 @@ class Names:
     keys: npt.NDArray[np.int64]  # (deal, name code) of each player, sorted
     seat_of_key: npt.NDArray[np.int64]
     codes: pa.Array  # the dictionary names are coded by
+    code: npt.NDArray[np.int64]  # each player's name's place in it (-1: none)
 
     @classmethod
     def of(cls, ids: pa.Array, lists: Lists) -> Names:
@@ -189,7 +190,7 @@ class Names:
         code = _ints(encoded.indices, -1)
         keys = lists.owner * (len(dictionary) + 1) + code
         order = np.argsort(keys, kind="stable")
-        return cls(ids, lists, keys[order], lists.index()[order], dictionary)
+        return cls(ids, lists, keys[order], lists.index()[order], dictionary, code)
 
     def duplicated(self) -> npt.NDArray[np.bool_]:
         """Deals naming a player twice."""
@@ -287,14 +288,17 @@ def plain_deals(batch: pa.RecordBatch, tables: Mapping[str, TableRules] | None) 
     entries = players.values
     bad |= players.any_per_deal(_mask(entries.is_null()))
     ids, seat_col, stack_col = entries.field("id"), entries.field("seat"), entries.field("stack")
-    bad |= players.any_per_deal(~_mask(pc.greater(pc.utf8_length(ids), 0)) | _mask(pc.match_substring_regex(ids, _ESCAPED)))
+    names = Names.of(ids, players)
+    # Checked once a name, over the distinct names.
+    named = np.append(_mask(pc.greater(pc.utf8_length(names.codes), 0))
+                      & ~_mask(pc.match_substring_regex(names.codes, _ESCAPED)), False)
+    bad |= players.any_per_deal(~named[names.code])
     bad |= players.any_per_deal(_ints(seat_col, -1) != players.index())
     stacked = _mask(stack_col.is_valid())
     stack = _ints(stack_col, 0)
     with_stacks = np.bincount(players.owner[stacked], minlength=n)
     bad |= (with_stacks != 0) & (with_stacks != players.lengths)
     bad |= players.any_per_deal(stacked & ((stack < 0) | (stack > MOST_CHIPS)))
-    names = Names.of(ids, players)
     bad |= names.duplicated()
     dealer = _ints(col("dealer"), 0)
     bad |= (dealer < 0) | (dealer >= np.maximum(players.lengths, 1))

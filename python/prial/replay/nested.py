@@ -39,7 +39,8 @@ def replay_nested(batch: pa.RecordBatch, first_row: int, tables: Mapping[str, Ta
         done[group[ok]] = True
     rest_findings, errors = replay_rows(batch, np.flatnonzero(~done), first_row, tables, threads)
     findings = pa.concat_tables([*settled, rest_findings])
-    if settled:
+    rows = findings["row"].to_numpy()
+    if len(rows) > 1 and (np.diff(rows) < 0).any():
         findings = findings.take(pc.sort_indices(findings, [("row", "ascending")]))
     return findings, errors
 
@@ -159,7 +160,7 @@ def _rows(batch: pa.RecordBatch, deals: Deals, where: npt.NDArray[np.int64], gro
     players = deals.players
     mine = at[players.owner] >= 0
     owner, seat = at[players.owner][mine], players.index()[mine]
-    ids = deals.names.ids.filter(pa.array(mine))
+    ids = _quoted(deals.names.ids.filter(pa.array(mine)))
     net = nets[ok][owner, seat]
     won = (winners[ok][owner] >> seat) & 1 == 1
     told_winners = deals.winners
@@ -182,8 +183,8 @@ def _rows(batch: pa.RecordBatch, deals: Deals, where: npt.NDArray[np.int64], gro
         "player": pa.nulls(rows, pa.string()),
         "code": pa.nulls(rows, pa.string()),
         "ending": pa.array(endings, pa.string()),
-        "winners": _json_lists(_quoted(ids.filter(pa.array(won))), owner[won], rows, "[", "]"),
-        "nets": _json_lists(pc.binary_join_element_wise(_quoted(ids), pa.array(net).cast(pa.string()), ":"),
+        "winners": _json_lists(ids.filter(pa.array(won)), owner[won], rows, "[", "]"),
+        "nets": _json_lists(pc.binary_join_element_wise(ids, pa.array(net).cast(pa.string()), ":"),
                             owner, rows, "{", "}"),
         "recorded_winners": pc.if_else(pa.array(recorded), _json_lists(
             _quoted(told_winners.values.filter(pa.array(told))), at[told_winners.owner][told], rows, "[", "]"),
