@@ -94,7 +94,7 @@ def test_flat_parquet_and_the_table_s_options(tmp_path, capsys):
     (["--dealers", "3"], "--dealers is for a deal log (-o FILE)", 2),
     (["--format", "csv", "--flat"], None, 0),
     (["--format", "jsonl", "--flat"], "the flat form is CSV or Parquet", 2),
-    (["--key", "{out}"], "--key must name a file of its own", 2),
+    (["--key", "{out}"], "--histories, --key and --rules-table must each name a file of its own", 2),
 ])
 def test_a_bad_flag_is_one_line(tmp_path, capsys, flags, says, status):
     out = str(tmp_path / "h.jsonl")
@@ -147,3 +147,18 @@ def test_the_names_and_the_command_load_pyarrow_only_when_used():
               "      'pyarrow' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.stdout == "True False\n", done.stderr
+
+
+def test_the_rules_written_once_are_named_by_every_record(tmp_path, capsys):
+    rules = tmp_path / "rules.json"
+    flags = ["--deals", "30", "--game", "teen_patti", "--ante", "3", "--rules-table", str(rules)]
+    assert main(sample(tmp_path, "h.csv", *flags)) == 0
+    assert main(["sample", "--histories", str(tmp_path / "inline.csv"), *flags[:-2]]) == 0
+    lines = (tmp_path / "h.csv").read_text().splitlines()
+    assert len(lines) == len((tmp_path / "inline.csv").read_text().splitlines())
+    assert (tmp_path / "h.csv").stat().st_size < (tmp_path / "inline.csv").stat().st_size / 2
+    with pytest.raises(prial.ScoreError, match="line 2: rules_ref 't0' names no rules"):
+        prial.read_histories(tmp_path / "h.csv")
+    tables = {"t0": prial.TableRules.from_dict(json.loads(rules.read_text())["t0"])}
+    assert tables["t0"] == prial.TableRules(game="teen_patti", ante=3)
+    assert prial.read_histories(tmp_path / "h.csv", tables=tables) == prial.read_histories(tmp_path / "inline.csv")

@@ -24,7 +24,9 @@ DEFAULT_RATE = 0.1
 DEAL_BYTES = {"jsonl": 600, "csv": 3000, "parquet": 40}
 # What only one mode of prial sample takes.
 DEAL_LOG_ONLY = {"bias": None, "won": "coin", "dealers": 0}
-HISTORIES_ONLY = ("fault", "key", "policies", "stack", "flat")
+HISTORIES_ONLY = ("fault", "key", "policies", "stack", "flat", "rules_table")
+# The table every sampled deal is played at (its records' table_id).
+TABLE = "t0"
 
 
 def fault_spec(text: str) -> Fault:
@@ -79,6 +81,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                             "share S (play on with a hand beating S of all hands, else fold); one for every seat "
                             "or one a seat")
     group.add_argument("--stack", type=CHIPS, metavar="CHIPS", help="each player's chips (default: no stacks)")
+    group.add_argument("--rules-table", metavar="FILE",
+                       help=f"write the table's rules once, to FILE (a rules table of one, {TABLE}, as prial replay "
+                            f"--rules-table reads), each record naming them by rules_ref instead of holding them")
     group.add_argument("--flat", action="store_true",
                        help="Parquet in the flat form, one row an action (CSV always is)")
     add_table_options(parser)
@@ -107,11 +112,12 @@ def write(args: argparse.Namespace) -> tuple[int, int]:
     from .limits import check_disk
 
     fmt, _ = file_format(args.histories, args.format)
-    for path in (args.histories, args.key):
+    for path in (args.histories, args.key, args.rules_table):
         if path is not None and os.path.lexists(path) and not args.overwrite:
             raise Failure(f"{path} exists: --overwrite replaces it")
-    if args.key is not None and os.path.abspath(args.key) == os.path.abspath(args.histories):
-        raise InvalidHandError("--key must name a file of its own, not the histories' file")
+    names = [os.path.abspath(path) for path in (args.histories, args.key, args.rules_table) if path is not None]
+    if len(set(names)) != len(names):
+        raise InvalidHandError("--histories, --key and --rules-table must each name a file of its own")
     check_disk("--deals", args.deals, DEAL_BYTES[fmt], f"a {fmt} history file of that many deals", args.histories)
     policies = args.policies
     if policies is not None and len(policies) == 1:
@@ -120,22 +126,32 @@ def write(args: argparse.Namespace) -> tuple[int, int]:
         if fault.dealer is not None and int(fault.dealer[1:]) >= args.players:
             raise InvalidHandError(f"--fault {fault.kind}: dealer={fault.dealer[1:]} is not a seat of the "
                                    f"{args.players} players (0 to {args.players - 1})")
-    sampled = sample_histories(table_from_args(args), args.deals, players=args.players, seed=args.seed,
-                               policies=policies, faults=args.fault or (), stack=args.stack)
+    table = table_from_args(args)
+    sampled = sample_histories(table, args.deals, players=args.players, seed=args.seed, policies=policies,
+                               faults=args.fault or (), stack=args.stack)
     key: list[dict[str, Any]] = []
+    tables = None if args.rules_table is None else {TABLE: table}
     try:
-        deals = write_histories(_noted(sampled, key), args.histories, format=args.format, flat=args.flat or None)
+        deals = write_histories(_noted(sampled, key), args.histories, format=args.format, flat=args.flat or None,
+                                tables=tables)
     except InvalidHandError as exc:  # the sampler's own checks name its arguments: say the flags
         flag = {"stack": "--stack or --pot-cap", "policies": "--policies"}.get(exc.field or "")
         raise InvalidHandError(f"{flag}: {exc}" if flag else str(exc), field=exc.field) from None
     if args.key is not None:
-        part = Path(args.key).with_name(f".{Path(args.key).name}.part")
-        try:
-            part.write_text("".join(json.dumps(entry) + "\n" for entry in key))
-            os.replace(part, args.key)
-        finally:
-            part.unlink(missing_ok=True)
+        _write(args.key, "".join(json.dumps(entry) + "\n" for entry in key))
+    if tables is not None:
+        _write(args.rules_table, json.dumps({name: rules.to_dict() for name, rules in tables.items()}, indent=2) + "\n")
     return deals, sum(entry["fault"] is not None for entry in key)
+
+
+def _write(path: str, text: str) -> None:
+    """``text`` to ``path``, written beside it and moved there whole."""
+    part = Path(path).with_name(f".{Path(path).name}.part")
+    try:
+        part.write_text(text)
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def _noted(sampled: Iterator[Sampled], key: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
