@@ -2,7 +2,8 @@
 README's install, its runtime installs those wheels only, and its command
 and health check, run on this host as the image would run them, serve,
 answer SERVING, then NOT_SERVING while draining after SIGTERM, and exit 0.
-(No image is built: no registry can be reached from this machine.)"""
+(The image itself is built and stopped under Docker by
+tools/container_check.sh, where a Docker engine runs.)"""
 
 from __future__ import annotations
 
