@@ -195,3 +195,12 @@ def test_nested_parquet_read_by_columns_finds_what_the_records_give(tmp_path, fa
             data.pop(key)
     assert from_file == in_memory
     assert from_file["dealing_left_out"]["carried_pack"] == 10 and from_file["rates"]["illegal"]["hits"] > 0
+
+
+def test_days_are_utc_days():
+    records = [dict(s.record) for s in sampled(40, seed=61)]
+    for record in records[:10]:  # late on the 1st at UTC-2: the 2nd at UTC
+        record["started"] = "2026-01-01T23:30:00-02:00"
+    result = audit_histories([read_record(r) for r in records], AuditOptions(by=("day",)))
+    days = {g.group["day"]: g.trials for g in result.rates["illegal"]}
+    assert days == {"2026-01-01": 30, "2026-01-02": 10}

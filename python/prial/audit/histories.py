@@ -135,14 +135,21 @@ def _groups(deals: DealArrays, by: tuple[str, ...], entry_deal: np.ndarray,
         return [()], np.zeros(len(entry_deal), np.int64)
     first_seat = np.cumsum(deals.seats_of) - deals.seats_of
     players = np.array(deals.players, object)
-    deal_values = {
-        "dealer": lambda: players[deals.seat_player[first_seat + deals.dealer]],
-        "table": lambda: np.array(deals.table_ids, object),
-        "day": lambda: np.array([_day(s) for s in deals.started], object),
-        "game": lambda: np.array([t.game for t in deals.tables], object)[deals.table_of],
-    }
-    columns = {name: (players[entry_player] if name == "player" else deal_values[name]()[entry_deal]).tolist()
-               for name in by}
+    def values(name: str) -> np.ndarray:
+        """Each entry's value of ``name``."""
+        if name == "player":
+            return players[entry_player]
+        if name == "dealer":
+            per_deal = players[deals.seat_player[first_seat + deals.dealer]]
+        elif name == "table":
+            per_deal = np.array(deals.table_ids, object)
+        elif name == "day":
+            per_deal = np.array([_day(s) for s in deals.started], object)
+        else:
+            per_deal = np.array([t.game for t in deals.tables], object)[deals.table_of]
+        return per_deal[entry_deal]
+
+    columns = {name: values(name).tolist() for name in by}
     group_of_entry, keys = group_codes_of(columns, by)
     return keys, group_of_entry
 
@@ -247,6 +254,7 @@ def _tally_dealing(tally: HistoryTally, deals: DealArrays, keys: list[GroupKey],
     keep = sound_deal[row_deal]
     row_entry, row_seat, row_deal, held = row_entry[keep], row_seat[keep], row_deal[keep], held[keep]
     category = np.zeros(len(held), np.int64)
+    presets: list[str | None] = []
     for g, table in enumerate(tables):
         mine = np.flatnonzero(game_of_deal[row_deal] == g)
         cards = np.ascontiguousarray(held[mine, : table.cards])
@@ -254,8 +262,9 @@ def _tally_dealing(tally: HistoryTally, deals: DealArrays, keys: list[GroupKey],
         strength = (ev.evaluate_batch(cards, threads=threads) if table.cards == 3
                     else ev.best_of_batch(cards, threads=threads) >> 8)
         category[mine] = category_of_strength(ev.rules)[strength]
+        presets.append(ev.rules.preset)
     presence = np.zeros((len(entry_deal), int(row_seat.max(initial=0)) + 1))
     presence[row_entry, row_seat] = 1
-    add_dealing(tally.dealing, keys, group_of_entry, [table.rules.preset for table in tables],
+    add_dealing(tally.dealing, keys, group_of_entry, presets,
                 game_of_deal[entry_deal], widths[entry_deal], sound_deal[entry_deal], presence,
                 DealtHands(row_entry, row_seat, category, held))

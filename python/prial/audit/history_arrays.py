@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from itertools import chain
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -17,6 +17,11 @@ from ..logs.columns import NO_CARD
 from ..table.history import History
 from ..table.replay import FINDINGS, Finding
 from ..table.rules import TableRules
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from ..replay.arrays import Deals
 
 WIDEST = 5  # cards in the widest hand
 OFFENDING = ("illegal_action", "wrong_winner", "mispaid")
@@ -60,7 +65,7 @@ class DealArrays(NamedTuple):
     paid_wrong: dict[int, set[str]]  # by deal, the mispaid ones: whom the record pays otherwise than the rules
 
 
-def codes_of(values: Sequence[object]) -> tuple[np.ndarray, list]:
+def codes_of(values: Sequence[Any]) -> tuple[np.ndarray, list[Any]]:
     """(each value's code, the distinct values in order of first sight)."""
     index: dict[object, int] = {}
     return np.fromiter((index.setdefault(v, len(index)) for v in values), np.int64, len(values)), list(index)
@@ -68,7 +73,8 @@ def codes_of(values: Sequence[object]) -> tuple[np.ndarray, list]:
 
 def places(seats_of: np.ndarray) -> np.ndarray:
     """0, 1, ... within each deal's run of ``seats_of`` rows."""
-    return np.arange(int(seats_of.sum())) - np.repeat(np.cumsum(seats_of) - seats_of, seats_of)
+    start: np.ndarray = np.repeat(np.cumsum(seats_of) - seats_of, seats_of)
+    return np.arange(int(seats_of.sum())) - start
 
 
 def _offence(f: Finding) -> Offence:
@@ -90,7 +96,7 @@ def of_histories(histories: Sequence[History], findings: Sequence[Finding]) -> D
     names = [p for h in histories for p in h.players]
     acting = np.fromiter((len(h.actions) for h in histories), np.int64, n)
     actors = [a.player for h in histories for a in h.actions]
-    codes, players = codes_of(names + actors)  # one code per name, for the seats and the actions alike
+    codes, players = codes_of([*names, *actors])  # one code per name, for the seats and the actions alike
     seat_player, actor = codes[: len(names)], codes[len(names):]
     deal = np.repeat(np.arange(n), acting)
     seat_codes = np.full((n, int(seats_of.max(initial=1))), -1)
@@ -126,6 +132,10 @@ def of_histories(histories: Sequence[History], findings: Sequence[Finding]) -> D
                     for d in offending if (f := findings[d]).finding != "illegal_action"})
 
 
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
 def _seeded(h: History) -> list[tuple[int, ...] | None]:
     """The hands a deal recorded by its seed was dealt."""
     hands = h.start().hands
@@ -149,7 +159,7 @@ def _dealt(histories: Sequence[History]) -> np.ndarray:
     return np.array(rows, np.uint8).reshape(len(rows), WIDEST)
 
 
-def of_nested(deals, findings, plain: np.ndarray, batch) -> DealArrays:
+def of_nested(deals: Deals, findings: pa.Table, plain: np.ndarray, batch: pa.RecordBatch) -> DealArrays:
     """The arrays of a nested Parquet batch's plain deals (``plain``: their
     rows), from the replay's columns (``deals``, prial.replay.arrays) and
     its findings table (rows in the batch's order)."""
@@ -190,10 +200,9 @@ def of_nested(deals, findings, plain: np.ndarray, batch) -> DealArrays:
         for d, row in zip(offending, found):
             offences[d] = Offence(row["deal_id"], row["finding"], row["action_index"], row["code"], row["player"])
             if row["finding"] != "illegal_action":
-                loads = (lambda text: None if text is None else json.loads(text))
                 at = int(first_seat[d])
-                paid_wrong[d] = _paid_wrong(loads(row["winners"]) or (), loads(row["nets"]) or {},
-                                            loads(row["recorded_winners"]), loads(row["recorded_nets"]),
+                paid_wrong[d] = _paid_wrong(_loads(row["winners"]) or (), _loads(row["nets"]) or {},
+                                            _loads(row["recorded_winners"]), _loads(row["recorded_nets"]),
                                             [players[c] for c in seat_player[at: at + seats_of[d]]])
     started = batch.column("started").take(rows).to_pylist()
     return DealArrays(

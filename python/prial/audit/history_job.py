@@ -9,6 +9,7 @@ import gzip
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..logs.progress import Progress
 from ..table.history import History
@@ -18,6 +19,9 @@ from .histories import HistoryTally, check_history_groups, tally_arrays, tally_h
 from .history_findings import HistoryAuditResult, history_findings
 from .options import AuditOptions
 from .tally import Tally
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # Columns that make a table a history log: the nested form's actions, the flat form's action kind.
 _HISTORY_COLUMNS = ("actions", "kind")
@@ -111,7 +115,7 @@ def _tally(histories: Sequence[History], options: AuditOptions) -> HistoryTally:
                            options.limit, options.threads)
 
 
-def _tally_nested(batch, options: AuditOptions, tables: Mapping[str, TableRules] | None) -> tuple[HistoryTally, int]:
+def _tally_nested(batch: pa.RecordBatch, options: AuditOptions, tables: Mapping[str, TableRules] | None) -> tuple[HistoryTally, int]:
     """(the counts, the bad records) of a batch of a nested Parquet log: its
     plain deals over the replay's columns, the rest record by record."""
 
