@@ -91,11 +91,14 @@ def is_history_log(input: str, input_format: str | None) -> bool:
         names = reader.schema.names
         reader.close()
         return any(name in names for name in _HISTORY_COLUMNS)
-    with gzip.open(input, "rt", encoding="utf-8") if gz else open(input, encoding="utf-8") as text:
-        first = next((line for line in text if line.strip()), "")
+    # Text that is not UTF-8, or a cut gzip stream, is no history log: the
+    # row audit's reader then says what is wrong with the file.
     try:
+        with gzip.open(input, "rt", encoding="utf-8", errors="replace") if gz else \
+                open(input, encoding="utf-8", errors="replace") as text:
+            first = next((line for line in text if line.strip()), "")
         record = json.loads(first)
-    except ValueError:
+    except (ValueError, OSError, EOFError):
         return False
     return isinstance(record, dict) and any(name in record for name in _HISTORY_COLUMNS)
 
