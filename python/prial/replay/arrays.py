@@ -234,7 +234,7 @@ def rules_of(batch: pa.RecordBatch, tables: Mapping[str, TableRules] | None
 def _inline_rules(text: str) -> TableRules | None:
     try:
         return TableRules.from_dict(json.loads(text))
-    except (ValueError, TypeError, InvalidHandError):
+    except (ValueError, TypeError, InvalidHandError):  # the record reader's to say
         return None
 
 
@@ -275,8 +275,7 @@ def plain_deals(batch: pa.RecordBatch, tables: Mapping[str, TableRules] | None) 
     col = batch.column
     bad = np.zeros(n, dtype=bool)
     bad |= ~_mask(pc.greater(pc.utf8_length(col("deal_id")), 0))
-    table_id = col("table_id")
-    bad |= _mask(table_id.is_valid()) & ~_mask(pc.greater(pc.utf8_length(table_id), 0))
+    bad |= _empty(col("table_id"))
     started = col("started")
     bad |= _mask(started.is_valid()) & ~iso_times(started)
     bad |= _mask(col("seed").is_valid()) | _mask(col("carried").is_valid())
@@ -357,6 +356,13 @@ def plain_deals(batch: pa.RecordBatch, tables: Mapping[str, TableRules] | None) 
                  actions, actor, kind, amount, discards, rake, rake_chips,
                  _mask(col("winners").is_valid()) | _mask(col("nets").is_valid()),
                  winners, winner_seat, nets, net_seat, net_chips)
+
+
+def _empty(values: pa.Array) -> npt.NDArray[np.bool_]:
+    """Which texts are given but empty (a column read as a dictionary looked at once a value)."""
+    if pa.types.is_dictionary(values.type):
+        return np.append(_mask(pc.equal(pc.utf8_length(values.dictionary), 0)), False)[_ints(values.indices, -1)]
+    return _mask(pc.equal(pc.utf8_length(values), 0))
 
 
 def _twice(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:

@@ -19,11 +19,15 @@ import pyarrow.compute as pc
 from ..errors import InvalidHandError
 from ..logs.histories.layout import record_of_row
 from ..logs.histories.read import checked, reason
-from ..table import ENDINGS, STATUSES, History, TableRules, replay_batch, replay_histories
+from ..table import CODES, ENDINGS, STATUSES, History, ReplayResult, TableRules, replay_batch, replay_histories
 from .arrays import Deals, Lists, plain_deals
 from .columns import errors_table, findings_schema, findings_table
 
 _OVER = STATUSES.index("over")
+# The finding of each native status (STATUSES), as replay_histories names
+# it; a deal that is over is ok until its money says otherwise.
+_FINDING_OF = np.array([{"over": "ok", "unknown": "unchecked", "illegal": "illegal_action"}.get(name, name)
+                        for name in STATUSES], dtype=object)
 
 
 def replay_nested(batch: pa.RecordBatch, first_row: int, tables: Mapping[str, TableRules] | None,
@@ -34,9 +38,8 @@ def replay_nested(batch: pa.RecordBatch, first_row: int, tables: Mapping[str, Ta
     settled: list[pa.Table] = []
     done = np.zeros(batch.num_rows, dtype=bool)
     for group in _groups(deals):
-        rows, ok = _replay_group(batch, deals, group, first_row, threads)
-        settled.append(rows)
-        done[group[ok]] = True
+        settled.append(_replay_group(batch, deals, group, first_row, threads))
+        done[group] = True
     rest_findings, errors = replay_rows(batch, np.flatnonzero(~done), first_row, tables, threads)
     findings = pa.concat_tables([*settled, rest_findings])
     rows = findings["row"].to_numpy()
@@ -86,18 +89,21 @@ def _replay_group(batch: pa.RecordBatch, deals: Deals, group: npt.NDArray[np.int
         actors=deals.actor[in_group].astype(np.uint8), kinds=deals.kind[in_group].astype(np.uint8),
         amounts=deals.amount[in_group], discards=np.ascontiguousarray(deals.discards[in_group]), threads=threads)
     nets, winners = _settle(deals, where, group, out.pots, out.pot_winners, out.put_in[:, :seats])
-    ok = out.status == _OVER
+    status = _FINDING_OF[out.status]
+    over = out.status == _OVER
     recorded = deals.outcome[group]
     told = np.zeros(len(group), dtype=np.int64)
     pick = where[deals.winners.owner]
     inside = pick >= 0
     np.bitwise_or.at(told, pick[inside], 1 << deals.winner_seat[inside])
-    ok &= ~recorded | (told == winners)
+    status[over & recorded & (told != winners)] = "wrong_winner"
     pick = where[deals.nets.owner]
     inside = pick >= 0
     wrong = nets[pick[inside], deals.net_seat[inside]] != deals.net_chips[inside]
-    ok[pick[inside][wrong]] = False
-    return _rows(batch, deals, where, group, ok, out.ending, nets, winners, first_row), ok
+    mispaid = np.zeros(len(group), dtype=bool)
+    mispaid[pick[inside][wrong]] = True
+    status[mispaid & (status == "ok")] = "mispaid"
+    return _rows(batch, deals, where, group, status, over, out, nets, winners, first_row)
 
 
 def _matrix(lists: Lists, where: npt.NDArray[np.int64], values: npt.NDArray[np.int64], rows: int,
@@ -150,50 +156,96 @@ def _quoted(names: pa.Array) -> pa.Array:
 
 
 def _rows(batch: pa.RecordBatch, deals: Deals, where: npt.NDArray[np.int64], group: npt.NDArray[np.int64],
-          ok: npt.NDArray[np.bool_], ending: npt.NDArray[np.uint8], nets: npt.NDArray[np.int64],
-          winners: npt.NDArray[np.int64], first_row: int) -> pa.Table:
-    """The findings of the deals of ``group`` that are ``ok``."""
-    kept = group[ok]
-    rows = len(kept)
-    at = np.full(len(deals.plain), -1, dtype=np.int64)
-    at[kept] = np.arange(rows)
+          status: npt.NDArray[np.object_], over: npt.NDArray[np.bool_], out: ReplayResult,
+          nets: npt.NDArray[np.int64], winners: npt.NDArray[np.int64], first_row: int) -> pa.Table:
+    """The findings of the deals of ``group``, built as columns; only a
+    deal found at fault has its words made on its own."""
+    rows = len(group)
     players = deals.players
-    mine = at[players.owner] >= 0
-    owner, seat = at[players.owner][mine], players.index()[mine]
+    mine = where[players.owner] >= 0
+    owner, seat = where[players.owner][mine], players.index()[mine]
     ids = _quoted(deals.names.ids.filter(pa.array(mine)))
-    net = nets[ok][owner, seat]
-    won = (winners[ok][owner] >> seat) & 1 == 1
+    net = nets[owner, seat]
+    won = (winners[owner] >> seat) & 1 == 1
     told_winners = deals.winners
-    told = at[told_winners.owner] >= 0
+    told = where[told_winners.owner] >= 0
     told_nets = deals.nets
-    netted = at[told_nets.owner] >= 0
+    netted = where[told_nets.owner] >= 0
     net_items = told_nets.values.filter(pa.array(netted))
-    recorded = deals.outcome[kept]
-    with_nets = np.bincount(at[told_nets.owner][netted], minlength=rows) > 0
-    endings = np.array([e or None for e in ENDINGS], dtype=object)[ending[ok]]
+    recorded = deals.outcome[group]
+    with_nets = np.bincount(where[told_nets.owner][netted], minlength=rows) > 0
+    endings = np.array([e or None for e in ENDINGS], dtype=object)[out.ending]
     rake = np.zeros(len(deals.plain), dtype=np.int64)
     np.add.at(rake, deals.rake.owner, deals.rake_chips)
+    illegal = status == "illegal_action"
+    action_index = np.where(illegal, out.first_bad, -1)
+    code = np.where(illegal, np.array(CODES, dtype=object)[out.code], None)
+    detail, player = _words(batch, deals, group, status, out, nets, winners)
+    no_text = pa.nulls(rows, pa.string())
     columns = {
-        "row": pa.array(first_row + kept, pa.int64()),
-        "deal_id": batch.column("deal_id").take(pa.array(kept)),
-        "table_id": batch.column("table_id").take(pa.array(kept)),
-        "finding": pa.array(["ok"] * rows, pa.string()),
-        "actions": pa.array(deals.actions.lengths[kept], pa.int64()),
-        "action_index": pa.array(np.full(rows, -1), pa.int64()),
-        "player": pa.nulls(rows, pa.string()),
-        "code": pa.nulls(rows, pa.string()),
+        "row": pa.array(first_row + group, pa.int64()),
+        "deal_id": batch.column("deal_id").take(pa.array(group)),
+        "table_id": batch.column("table_id").take(pa.array(group)).cast(pa.string()),
+        "finding": pa.array(status, pa.string()),
+        "actions": pa.array(deals.actions.lengths[group], pa.int64()),
+        "action_index": pa.array(action_index, pa.int64()),
+        "player": pa.array(player, pa.string()),
+        "code": pa.array(code, pa.string()),
         "ending": pa.array(endings, pa.string()),
-        "winners": _json_lists(ids.filter(pa.array(won)), owner[won], rows, "[", "]"),
-        "nets": _json_lists(pc.binary_join_element_wise(ids, pa.array(net).cast(pa.string()), ":"),
-                            owner, rows, "{", "}"),
+        "winners": pc.if_else(pa.array(over), _json_lists(ids.filter(pa.array(won)), owner[won], rows, "[", "]"),
+                              no_text),
+        "nets": pc.if_else(pa.array(over), _json_lists(
+            pc.binary_join_element_wise(ids, pa.array(net).cast(pa.string()), ":"), owner, rows, "{", "}"),
+            no_text),
         "recorded_winners": pc.if_else(pa.array(recorded), _json_lists(
-            _quoted(told_winners.values.filter(pa.array(told))), at[told_winners.owner][told], rows, "[", "]"),
-            pa.nulls(rows, pa.string())),
+            _quoted(told_winners.values.filter(pa.array(told))), where[told_winners.owner][told], rows, "[", "]"),
+            no_text),
         "recorded_nets": pc.if_else(pa.array(recorded & with_nets), _json_lists(
             pc.binary_join_element_wise(_quoted(net_items.field("player")),
                                         net_items.field("net").cast(pa.string()), ":"),
-            at[told_nets.owner][netted], rows, "{", "}"), pa.nulls(rows, pa.string())),
-        "rake": pa.array(rake[kept], pa.int64()),
-        "detail": pa.array([""] * rows, pa.string()),
+            where[told_nets.owner][netted], rows, "{", "}"), no_text),
+        "rake": pa.array(rake[group], pa.int64()),
+        "detail": pa.array(detail, pa.string()),
     }
     return pa.table(columns, schema=findings_schema("row"))
+
+
+def _words(batch: pa.RecordBatch, deals: Deals, group: npt.NDArray[np.int64], status: npt.NDArray[np.object_],
+           out: ReplayResult, nets: npt.NDArray[np.int64], winners: npt.NDArray[np.int64]
+           ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.object_]]:
+    """Each deal's detail and the player of its refused action, said as
+    prial.table.replay_histories says them: "" and None for a deal found ok."""
+    detail = np.full(len(group), "", dtype=object)
+    player = np.full(len(group), None, dtype=object)
+    faulty = np.flatnonzero(status != "ok")
+    if not len(faulty):
+        return detail, player
+    rows = pa.array(group[faulty])
+    names = [[p["id"] for p in entry] for entry in batch.column("players").take(rows).to_pylist()]
+    actions = batch.column("actions").take(rows).to_pylist()
+    told = batch.column("winners").take(rows).to_pylist()
+    told_nets = batch.column("nets").take(rows).to_pylist()
+    for i, seats, steps, recorded, recorded_nets in zip(faulty.tolist(), names, actions, told, told_nets):
+        finding = status[i]
+        if finding == "bad_setup":
+            detail[i] = "the deal cannot start from this setup"
+        elif finding == "illegal_action":
+            bad = int(out.first_bad[i])
+            player[i] = steps[bad]["player"]
+            detail[i] = (f"action {bad} ({player[i]}: {steps[bad]['kind']}) breaks the rule "
+                         f"{CODES[int(out.code[i])]}; the deal's money is not checked")
+        elif finding == "unfinished":
+            detail[i] = f"the deal has not ended after its {len(steps)} actions"
+        elif finding == "unchecked":
+            detail[i] = ("the end depends on cards the record does not give: its winners and payouts are not "
+                         "checked")
+        elif finding == "wrong_winner":
+            given = [name for s, name in enumerate(seats) if int(winners[i]) >> s & 1]
+            detail[i] = (f"recorded winners {', '.join(recorded or []) or 'none'}; the rules give "
+                         f"{', '.join(given) or 'none'}")
+        else:  # mispaid
+            seat_of = {name: s for s, name in enumerate(seats)}
+            detail[i] = "; ".join(f"{e['player']} recorded {e['net']:+d}, the rules give "
+                                  f"{int(nets[i, seat_of[e['player']]]):+d}"
+                                  for e in recorded_nets if nets[i, seat_of[e["player"]]] != e["net"])
+    return detail, player

@@ -45,10 +45,12 @@ def nested_file(path: str, fmt: str) -> pq.ParquetFile | None:
     if fmt != "parquet":
         return None
     try:
-        file = pq.ParquetFile(path)
+        # Texts that repeat down the log (the rules, the table) read as
+        # dictionaries: each is then checked and parsed once.
+        file = pq.ParquetFile(path, read_dictionary=["table", "rules_ref", "table_id"])
     except (pa.ArrowInvalid, OSError) as exc:
         raise LogError(f"{path}: not a Parquet file ({exc})", status=1) from None
-    return file if file.schema_arrow.equals(NESTED) else None
+    return file if pq.read_schema(path).equals(NESTED) else None
 
 
 def chunks(path: str, fmt: str, tables: Mapping[str, TableRules] | None, rows: int, threads: int | None,
@@ -79,7 +81,9 @@ def _nested_chunks(file: pq.ParquetFile, tables: Mapping[str, TableRules] | None
         if start + size <= skip:
             start += size
             continue
-        for batch in file.iter_batches(batch_size=rows, row_groups=[group]):
+        # One thread: Arrow's threads cost more than they save here, and
+        # the replay has its own.
+        for batch in file.iter_batches(batch_size=rows, row_groups=[group], use_threads=False):
             end = start + batch.num_rows
             if end > skip:
                 cut = max(skip - start, 0)
