@@ -5,7 +5,8 @@ Seeded four-player thirteen-card deals.  Table A: seat 0 splits with
 deals: every seat ``lexicographic``.  Scoring (docs/rules.md, "Crash", 1
 point a position): position by position a unique best hand scores 1, a tie
 for best (stick-up) scores nobody; the player whose hands use all four cards of the
-best four of a kind at the table (4s, then A, K ... 2) scores 1 more.  A
+best four of a kind at the table (ranked as standard Brag ranks prials,
+threes highest) scores 1 more.  A
 crash (every position won) is worth its four points, as in
 ``prial.crash_showdown``.  Reported: seat 0's points per deal in both
 tables with standard errors, and the paired difference (same deals) with
@@ -24,7 +25,7 @@ import time
 import numpy as np
 
 import prial
-from prial.play.crash import FOUR_OF_A_KIND_ORDER
+from prial._core import four_of_a_kind_order
 
 SEATS, HANDS, CARDS = 4, 4, 13
 
@@ -44,10 +45,10 @@ def points(strengths: np.ndarray) -> np.ndarray:
     return (at_best & unique).sum(axis=2)
 
 
-# Each rank's standing for the four-of-a-kind bonus (13 = the best, fours;
-# then A, K ... 2), from prial's own order.
+# Each rank's standing for the four-of-a-kind bonus (13 = the best), from
+# prial's own default order under standard Brag.
 FOUR_RANK_SCORE = np.zeros(13, np.int64)
-FOUR_RANK_SCORE[list(FOUR_OF_A_KIND_ORDER)] = np.arange(13, 0, -1)
+FOUR_RANK_SCORE[list(four_of_a_kind_order(prial.Evaluator(), "prial"))] = np.arange(13, 0, -1)
 
 
 def four_of_a_kind_bonus(hands: np.ndarray) -> np.ndarray:

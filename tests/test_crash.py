@@ -96,15 +96,16 @@ def test_bad_crash_value(value):
 
 
 def test_four_of_a_kind_bonus_best_four_only():
-    # a uses all four fours; b all four aces: fours rank highest, so only a scores the bonus.
+    # a uses all four fours; b all four aces: aces rank above fours as their
+    # prials do, so only b scores the bonus.
     a = CrashPlayer("a", ["4s 4d 4h", "4c 9d 9h", "Tc 7d 3h", "8c 6d 2h"], "5h")
     b = CrashPlayer("b", ["As Ad Ah", "Ac Kd Kh", "Qc Jd 5d", "9c 7h 2d"], "3d")
     r = prial.crash_showdown([a, b])
-    assert r.four_of_a_kind_bonus == "a"
+    assert r.four_of_a_kind_bonus == "b"
     fours = {p.id: p.four_of_a_kind for p in r.players}
     assert fours == {"a": "4", "b": "A"}
     positional = {pid: sum(p.weight for p in r.positions if p.winner == pid) for pid in "ab"}
-    assert r.points == {"a": positional["a"] + 1, "b": positional["b"]}
+    assert r.points == {"a": positional["a"], "b": positional["b"] + 1}
 
 
 def test_four_of_a_kind_aces_beat_kings_and_discarded_fours_do_not_count():

@@ -181,15 +181,18 @@ def test_four_of_a_kind_frontiers_match_brute_force(brag):
         assert any(split.strengths in f.tolist() for f in candidates)
 
 
-def test_four_of_a_kind_bonus_changes_the_split():
-    # Without the bonus the fourth four is the discard (a run of 8-7-6 beats
-    # 8-7-4 at the last position, so the split using all four fours is
-    # dominated and never chosen); fours are the best four, so the bonus is
-    # a sure point and worth more than the weaker last hand.
-    deal = "4c 4d 4h 4s Ac Kd Qh Jc Td 9h 8c 7d 6h"
-    fours = set(prial.parse_cards("4c 4d 4h 4s"))
+@pytest.mark.parametrize(("rank", "four_order"), [("3", "prial"), ("4", "fours")])
+def test_four_of_a_kind_bonus_changes_the_split(rank, four_order):
+    # Without the bonus the fourth card of the four is the discard (a run of
+    # 8-7-6 beats 8-7-x at the last position, so the split using all four is
+    # dominated and never chosen); the four is the best four under
+    # four_order, so the bonus is a sure point and worth more than the
+    # weaker last hand.
+    quad = " ".join(rank + s for s in "cdhs")
+    deal = quad + " Ac Kd Qh Jc Td 9h 8c 7d 6h"
+    fours = set(prial.parse_cards(quad))
     lex = prial.partition(deal)
-    ep = prial.partition(deal, objective="expected_points")
+    ep = prial.partition(deal, objective="expected_points", four_order=four_order)
     assert not fours <= {c for h in lex.hands for c in h}
     assert fours <= {c for h in ep.hands for c in h}
     assert all(e <= l for e, l in zip(ep.strengths, lex.strengths)) and ep.strengths != lex.strengths

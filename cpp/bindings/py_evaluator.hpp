@@ -42,10 +42,11 @@ class PyEvaluator {
   py::object best_of(const py::handle& hand);
   py::array_t<BestKey> best_of_batch(const py::object& hands, const py::object& threads, const CancelFlag* cancel);
   py::object partition(const py::handle& hand, const py::object& hands, const py::object& objective,
-                       const py::object& min_category, const py::object& opponents, double crash_value);
+                       const py::object& min_category, const py::object& opponents, double crash_value,
+                       const py::object& four_order);
   py::tuple partition_batch(const py::object& deals, const py::object& hands, const py::object& objective,
                             const py::object& min_category, const py::object& opponents, double crash_value,
-                            const py::object& threads, const CancelFlag* cancel);
+                            const py::object& four_order, const py::object& threads, const CancelFlag* cancel);
 
   int classes() const { return ev_.table().classes(); }
   std::size_t slots() const { return ev_.table().slots(); }
@@ -75,12 +76,13 @@ class PyEvaluator {
  private:
   // One Partitioner per option set, kKeptPartitioners option sets kept at
   // most: its minimum-category threshold and opponent model are then found
-  // once.  Bounded, since callers choose the options (every crash_value is
-  // an option set of its own); shared, so that one in use outlives its
+  // once.  Bounded, since callers choose the options (every crash_value and
+  // four_order is an option set of its own); shared, so that one in use outlives its
   // place here.
   static constexpr std::size_t kKeptPartitioners = 16;
   std::shared_ptr<const Partitioner> partitioner(int cards, int hands, const py::object& objective,
-                                                 const py::object& min_category, int opponents, double crash_value);
+                                                 const py::object& min_category, int opponents, double crash_value,
+                                                 const py::object& four_order);
 
   void count(std::size_t bytes) noexcept;  // held from now until the evaluator goes
 
@@ -90,7 +92,7 @@ class PyEvaluator {
   std::vector<py::object> descriptions_;
   std::vector<std::uint8_t> category_codes_;
   py::object categories_;
-  std::map<std::tuple<int, int, int, int, int, double>, std::shared_ptr<const Partitioner>> partitioners_;
+  std::map<std::tuple<int, int, int, int, int, double, int>, std::shared_ptr<const Partitioner>> partitioners_;
 };
 
 }  // namespace prial::bindings

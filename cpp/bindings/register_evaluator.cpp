@@ -109,10 +109,10 @@ py::array_t<BestKey> PyEvaluator::best_of_batch(const py::object& hands, const p
 
 py::object PyEvaluator::partition(const py::handle& hand, const py::object& hands, const py::object& objective,
                                   const py::object& min_category, const py::object& opponents,
-                                  double crash_value) {
+                                  double crash_value, const py::object& four_order) {
   const std::vector<Card> cards = cards_from(hand);
   const auto p = partitioner(static_cast<int>(cards.size()), int_argument(hands, "hands"), objective, min_category,
-                             int_argument(opponents, "opponents"), crash_value);
+                             int_argument(opponents, "opponents"), crash_value, four_order);
   const Split s = p->split(cards.data(), cards.size());
   py::list hand_lists, strengths, categories, descriptions;
   for (int h = 0; h < s.formed; ++h) {
@@ -130,7 +130,8 @@ py::object PyEvaluator::partition(const py::handle& hand, const py::object& hand
 
 py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object& hands_arg,
                                        const py::object& objective, const py::object& min_category,
-                                       const py::object& opponents, double crash_value, const py::object& threads,
+                                       const py::object& opponents, double crash_value,
+                                       const py::object& four_order, const py::object& threads,
                                        const CancelFlag* cancel) {
   const int hands = int_argument(hands_arg, "hands");
   const py::array a = hand_array_of_widths(deals, {13, 6, 7, 8, 9, 10, 11, 12, 14, 15}, "cards", "6 to 15");
@@ -138,7 +139,7 @@ py::tuple PyEvaluator::partition_batch(const py::object& deals, const py::object
   const int n_threads = thread_count(threads);
   throw_if_cancelled(cancel);  // before a first expected-points call builds the opponent model
   const auto p = partitioner(static_cast<int>(a.shape(1)), hands, objective, min_category,
-                             int_argument(opponents, "opponents"), crash_value);
+                             int_argument(opponents, "opponents"), crash_value, four_order);
   const auto k = static_cast<py::ssize_t>(hands);
   py::array_t<Card> out_hands({static_cast<py::ssize_t>(rows), k, py::ssize_t{3}});
   py::array_t<Strength> out_strengths({static_cast<py::ssize_t>(rows), k});
@@ -172,7 +173,7 @@ py::list PyEvaluator::category_order() const {
 
 std::shared_ptr<const Partitioner> PyEvaluator::partitioner(int cards, int hands, const py::object& objective,
                                                            const py::object& min_category, int opponents,
-                                                           double crash_value) {
+                                                           double crash_value, const py::object& four_order) {
   PartitionOptions o;
   o.cards = cards;
   o.hands = hands;
@@ -180,12 +181,15 @@ std::shared_ptr<const Partitioner> PyEvaluator::partitioner(int cards, int hands
   o.min_category = min_category_from(min_category);
   o.opponents = opponents;
   o.crash_value = crash_value;
-  if (o.objective == Objective::Lexicographic) {  // both unused: one cache entry
+  // Any other object is refused by its repr, as a name it is not.
+  o.four_order = four_order_from(py::str(PyUnicode_Check(four_order.ptr()) ? four_order : py::repr(four_order)));
+  if (o.objective == Objective::Lexicographic) {  // all three unused: one cache entry
     o.opponents = 0;
     o.crash_value = 0;
+    o.four_order = FourOrder::Prial;
   }
   const auto key = std::make_tuple(o.cards, o.hands, static_cast<int>(o.objective), o.min_category, o.opponents,
-                                   bits_of(o.crash_value));
+                                   bits_of(o.crash_value), static_cast<int>(o.four_order));
   auto it = partitioners_.find(key);
   if (it != partitioners_.end()) return it->second;
   // The first expected-points use builds the opponent model (a fraction of a second).
@@ -251,18 +255,19 @@ void register_evaluator(py::module_& m) {
         "cancel() from another thread stops the work (CancelledError).");
   m.def("partition", &PyEvaluator::partition, py::arg("evaluator"), py::arg("cards"), py::arg("hands") = 4,
         py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(), py::arg("opponents") = 3,
-        py::arg("crash_value") = 0.0,
+        py::arg("crash_value") = 0.0, py::arg("four_order") = "prial",
         "partition(evaluator, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
-        "crash_value=0.0)\n--\n\n"
+        "crash_value=0.0, four_order='prial')\n--\n\n"
         "The Split of 6 to 15 cards into `hands` three-card hands.  objective: an Objective or its name; "
-        "min_category: None or a prial.Category; crash_value: points for a crash (expected_points, 13 "
-        "cards into 4 hands).");
+        "min_category: None or a prial.Category; crash_value: points for a crash and four_order: one of "
+        "FOUR_ORDERS, how the four-of-a-kind bonus ranks fours (expected_points, 13 cards into 4 hands or "
+        "9 into 3).");
   m.def("partition_batch", &PyEvaluator::partition_batch, py::arg("evaluator"), py::arg("cards"),
         py::arg("hands") = 4, py::arg("objective") = "lexicographic", py::arg("min_category") = py::none(),
-        py::arg("opponents") = 3, py::arg("crash_value") = 0.0, py::kw_only(), py::arg("threads") = py::none(),
-        py::arg("cancel") = py::none(),
+        py::arg("opponents") = 3, py::arg("crash_value") = 0.0, py::arg("four_order") = "prial", py::kw_only(),
+        py::arg("threads") = py::none(), py::arg("cancel") = py::none(),
         "partition_batch(evaluator, cards, hands=4, objective='lexicographic', min_category=None, opponents=3, "
-        "crash_value=0.0, *, threads=None, cancel=None)\n--\n\n"
+        "crash_value=0.0, four_order='prial', *, threads=None, cancel=None)\n--\n\n"
         "partition over a uint8 (N, cards) array: (hands uint8 (N, hands, 3), strengths uint16 (N, hands)); "
         "unformed hands are 255 and strength 0.  cancel: a CancelFlag; cancel() from another thread stops "
         "the work (CancelledError).");

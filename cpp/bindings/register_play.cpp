@@ -199,9 +199,20 @@ void register_play(py::module_& m) {
         "deal_count(unseen, hand_size, opponents)\n--\n\n"
         "Number of deals of `opponents` hands of `hand_size` cards from `unseen` cards (a float).");
 
-  py::tuple order(kFourOfAKindOrder.size());
-  for (std::size_t i = 0; i < kFourOfAKindOrder.size(); ++i) order[i] = py::int_(kFourOfAKindOrder[i]);
-  m.attr("FOUR_OF_A_KIND_ORDER") = order;
+  py::tuple names(kFourOrderNames.size());
+  for (std::size_t i = 0; i < kFourOrderNames.size(); ++i) names[i] = py::str(kFourOrderNames[i]);
+  m.attr("FOUR_ORDERS") = names;
+  m.def("four_of_a_kind_order",
+        [](const PyEvaluator& ev, const std::string& four_order) {
+          const auto ranks = four_of_a_kind_order(ev.core().table(), four_order_from(four_order));
+          py::tuple out(ranks.size());
+          for (std::size_t i = 0; i < ranks.size(); ++i) out[i] = py::int_(ranks[i]);
+          return out;
+        },
+        py::arg("evaluator"), py::arg("four_order"),
+        "four_of_a_kind_order(evaluator, four_order)\n--\n\n"
+        "Ranks (0 = two ... 12 = ace) strongest first for the four-of-a-kind bonus under the evaluator's "
+        "ruleset and `four_order` (one of FOUR_ORDERS).");
 }
 
 }  // namespace prial::bindings

@@ -455,6 +455,28 @@ std::shared_ptr<const OpponentModel> opponent_model(const Partitioner& lexicogra
 
 }  // namespace
 
+FourOrder four_order_from(const std::string& name) {
+  std::string names;
+  for (std::size_t i = 0; i < kFourOrderNames.size(); ++i) {
+    if (name == kFourOrderNames[i]) return static_cast<FourOrder>(i);
+    names += (i ? ", '" : "'") + std::string(kFourOrderNames[i]) + "'";
+  }
+  throw InvalidHand("four_order must be one of " + names + ", got '" + name + "'");
+}
+
+std::array<int, kRanks> four_of_a_kind_order(const ThreeCardTable& table, FourOrder order) {
+  std::array<int, kRanks> ranks{};
+  for (int r = 0; r < kRanks; ++r) ranks[r] = kRanks - 1 - r;  // aces high: A, K ... 2
+  if (order == FourOrder::Fours) {
+    std::rotate(ranks.begin(), ranks.begin() + kRanks - 3, ranks.begin() + kRanks - 2);  // the four before the ace
+  } else if (order == FourOrder::Prial) {
+    // The ruleset's strength of three natural cards of the rank (its first three suits).
+    const auto prial = [&](int r) { return table.strength(three_card_slot(4 * r, 4 * r + 1, 4 * r + 2)); };
+    std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) { return prial(a) > prial(b); });
+  }
+  return ranks;
+}
+
 Partitioner::Partitioner(std::shared_ptr<const ThreeCardTable> table, const PartitionOptions& options)
     : table_(std::move(table)), options_(options) {
   const auto& o = options_;
@@ -483,6 +505,7 @@ Partitioner::Partitioner(std::shared_ptr<const ThreeCardTable> table, const Part
       if (threshold_ == 0 || s < threshold_) threshold_ = s;
     }
   }
+  four_order_ = four_of_a_kind_order(*table_, o.four_order);
   if (o.objective == Objective::ExpectedPoints) {
     // Not (opponents + 1) * cards > pack: that overflows for opponents near
     // INT_MAX and let such a request through (found by fuzzing the gRPC
@@ -541,7 +564,7 @@ Split Partitioner::solve(const Card* cards, bool count_frontier) const noexcept 
     std::array<int, kRanks> held{};
     for (int i = 0; i < options_.cards; ++i) if (cards[i] < 52) ++held[cards[i] >> 2];
     int better_unheld = 0;
-    for (int rank : kFourOfAKindOrder) {
+    for (int rank : four_order_) {
       if (held[rank] == 4) {
         const auto r = static_cast<Card>(4 * rank);
         fours[quads] = search.positions_of({r, static_cast<Card>(r + 1), static_cast<Card>(r + 2),

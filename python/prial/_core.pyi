@@ -15,8 +15,8 @@ OPPONENT_MODEL_DEALS: int
 MAX_CRASH_VALUE: int
 MAX_JOKERS: int
 SIMD_LEVELS: tuple[str, ...]
-# Ranks 0..12 (0 a two, 12 an ace) in four-of-a-kind order, strongest first.
-FOUR_OF_A_KIND_ORDER: tuple[int, ...]
+# The names of the four_order option: how the four-of-a-kind bonus ranks fours.
+FOUR_ORDERS: tuple[str, ...]
 
 # pybind11 enums: members named as the Python option strings.
 class AceTwoThree(enum.IntEnum):
@@ -110,6 +110,7 @@ def partition(
     min_category: Category | int | None = None,
     opponents: int = 3,
     crash_value: float = 0.0,
+    four_order: str = "prial",
 ) -> Split: ...
 def partition_batch(
     evaluator: Evaluator,
@@ -119,6 +120,7 @@ def partition_batch(
     min_category: Category | int | None = None,
     opponents: int = 3,
     crash_value: float = 0.0,
+    four_order: str = "prial",
     *,
     threads: int | None = None,
     cancel: CancelFlag | None = None,
@@ -238,6 +240,8 @@ def equity_batch(
 ) -> npt.NDArray[np.uint64]: ...  # (N, 3): win, tie, lose opponent hands
 def best_of_keys(evaluator: Evaluator, cards: int) -> npt.NDArray[np.uint32]: ...
 def deal_count(unseen: int, hand_size: int, opponents: int) -> float: ...
+# Ranks 0..12 (0 a two, 12 an ace) strongest first for the four-of-a-kind bonus.
+def four_of_a_kind_order(evaluator: Evaluator, four_order: str) -> tuple[int, ...]: ...
 
 # Text columns (prial score): Arrow string buffers in; returns
 # (cards uint8 (N, width), counts uint8 (N,), status uint8 (N,), where uint8 (N,)).

@@ -24,6 +24,20 @@ from .rules import Rules
 # The partition objectives: the native core's enum, in its order.
 OBJECTIVES: tuple[str, ...] = tuple(Objective.__members__)
 
+# How the four-of-a-kind bonus ranks fours (docs/rules.md, "Crash scoring"):
+# the native core's names, the first the default.
+FOUR_ORDERS: tuple[str, ...] = _core.FOUR_ORDERS
+
+
+def checked_four_order(value: object) -> str:
+    """``value`` if it names a four_order (FOUR_ORDERS), else
+    ConfigurationError naming the field."""
+    if not isinstance(value, str) or value not in FOUR_ORDERS:
+        raise ConfigurationError(f"four_order must be one of {', '.join(map(repr, FOUR_ORDERS))}, got {value!r}",
+                                 field="four_order")
+    return value
+
+
 # The native core builds these result types directly (no Python call per hand).
 register_result_types(HandValue, list(Category), BestHand, Split)
 
@@ -90,7 +104,7 @@ class Evaluator(NativeEvaluator):
 
     def partition(self, cards: str | Sequence[int], hands: int = 4, objective: str = "lexicographic",
                   min_category: Category | int | str | None = None, opponents: int = 3,
-                  crash_value: float = 0.0) -> Split:
+                  crash_value: float = 0.0, four_order: str = FOUR_ORDERS[0]) -> Split:
         """Split 6 to 15 cards into ``hands`` three-card hands, strongest
         first, the rest discarded (docs/rules.md, "Partitioning").
 
@@ -98,15 +112,18 @@ class Evaluator(NativeEvaluator):
         the strongest second ...) or ``"expected_points"`` (the most points
         on average against ``opponents`` modelled players, Crash's bonuses
         included; ``crash_value`` is what winning every position is worth
-        beyond its positions' points, 0 by default as in Crash scoring).
+        beyond its positions' points, 0 by default as in Crash scoring;
+        ``four_order`` ranks fours for the four-of-a-kind bonus as
+        ``crash_showdown``'s does: ``"prial"``, ``"aces"`` or ``"fours"``).
         ``min_category``: every formed hand at least this category (a
         Category, its code or its name), so fewer hands may be formed.
         """
-        return _core.partition(self, cards, hands, objective, _floor(min_category), opponents, crash_value)
+        return _core.partition(self, cards, hands, objective, _floor(min_category), opponents, crash_value,
+                               checked_four_order(four_order))
 
     def partition_batch(self, cards: npt.NDArray[np.uint8], hands: int = 4, objective: str = "lexicographic",
                         min_category: Category | int | str | None = None, opponents: int = 3,
-                        crash_value: float = 0.0, *, threads: int | None = None,
+                        crash_value: float = 0.0, four_order: str = FOUR_ORDERS[0], *, threads: int | None = None,
                         cancel: CancelFlag | None = None) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
         """``partition`` over a uint8 array of shape (N, cards), in C++ on
         ``threads`` threads (None: all cores): the hands, uint8
@@ -117,7 +134,7 @@ class Evaluator(NativeEvaluator):
         its ``.cancel()`` from another thread: the call then raises
         ``prial.CancelledError`` within milliseconds."""
         return _core.partition_batch(self, cards, hands, objective, _floor(min_category), opponents, crash_value,
-                                     threads=threads, cancel=cancel)
+                                     checked_four_order(four_order), threads=threads, cancel=cancel)
 
 
 def _floor(min_category: Category | int | str | None) -> Category | None:

@@ -26,8 +26,8 @@
 // - Four of a kind: a split whose hands use all four cards of a rank earns
 //   one point times P(no opponent can hold a better four), approximated as
 //   (1 - q)^(opponents * m): q = P(one opponent's cards hold all four of a
-//   given rank we hold none of), m = the better ranks (4s, A, K ... 2) of
-//   which we hold no card; opponents independent, an opponent's four taken
+//   given rank we hold none of), m = the better ranks (in the option's
+//   four_order) of which we hold no card; opponents independent, an opponent's four taken
 //   as used.  Only the player's best four scores.  This depends on which
 //   cards the hands use, not only on the strength tuple, so the frontier is
 //   also searched once per four of a kind in the deal among the splits whose
@@ -68,10 +68,17 @@ inline constexpr int kModelDeals = 40000;
 inline constexpr double kMaxCrashValue = 1000;
 inline constexpr std::uint64_t kModelSeed = 0x5052494131334342ull;  // fixed: deterministic answers
 
-// Ranks in the order four-of-a-kind bonuses rank them, strongest first
-// (docs/rules.md, "7. Crash scoring"): fours highest, then A, K ... 2 (rank codes: 0 is
-// a two, 2 a four, 12 an ace).
-inline constexpr std::array<int, kRanks> kFourOfAKindOrder = {2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 1, 0};
+// How the four-of-a-kind bonus ranks fours (docs/rules.md, "7. Crash scoring"):
+// Prial, as the ruleset ranks the prial of each rank (threes highest in
+// standard Brag, aces with top_prial "ace" and in Teen Patti); Aces, A, K ...
+// 2; Fours, fours highest, then A, K ... 2 (earlier versions' order).
+enum class FourOrder : std::uint8_t { Prial, Aces, Fours };
+// The option's names, in FourOrder order: the one vocabulary every layer uses.
+inline constexpr std::array<const char*, 3> kFourOrderNames = {"prial", "aces", "fours"};
+// The FourOrder named `name`; throws InvalidHand naming the choices.
+FourOrder four_order_from(const std::string& name);
+// Ranks strongest first for the bonus (rank codes: 0 is a two, 12 an ace).
+std::array<int, kRanks> four_of_a_kind_order(const ThreeCardTable& table, FourOrder order);
 
 struct PartitionOptions {
   int cards = 13;
@@ -80,6 +87,7 @@ struct PartitionOptions {
   int min_category = -1;  // a Category value, or -1: any three cards form a hand
   int opponents = 3;
   double crash_value = 0;  // ExpectedPoints, Crash: points for a crash beyond its positions' own
+  FourOrder four_order = FourOrder::Prial;  // ExpectedPoints, Crash: which four of a kind is better
 };
 
 struct Split {
@@ -143,6 +151,7 @@ class Partitioner {
   Strength threshold_ = 1;
   double opponent_four_probability_ = 0;
   std::shared_ptr<const OpponentModel> model_;
+  std::array<int, kRanks> four_order_{};  // ranks strongest first for the four-of-a-kind bonus
   std::vector<double> win_;  // win_probability by position * win_stride_ + strength; 0 at strength 0
   std::size_t win_stride_ = 0;
 };

@@ -15,7 +15,7 @@ from typing import NamedTuple, Protocol
 
 from ..cards import CardsLike
 from ..categories import Category
-from ..evaluator import Evaluator
+from ..evaluator import FOUR_ORDERS, Evaluator
 from ..play import (
     CASINO_BRAG_PAYTABLE,
     CasinoResult,
@@ -54,7 +54,7 @@ class Backend(Protocol):
 
     def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
                   min_category: Category | str | None = None, opponents: int = 3, crash_value: float = 0.0, *,
-                  rules: Rules | None = None) -> Split: ...
+                  rules: Rules | None = None, four_order: str = FOUR_ORDERS[0]) -> Split: ...
 
     def showdown(self, players: Sequence[Player], seer: str | None = None, *, rules: Rules | None = None,
                  cards_per_hand: int | None = None, pot: int = 0, coverer: str | None = None,
@@ -67,7 +67,7 @@ class Backend(Protocol):
 
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
-                       crash_value: int = 0) -> CrashResult: ...
+                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0]) -> CrashResult: ...
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
@@ -89,5 +89,5 @@ class Local:
 
     def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
                   min_category: Category | str | None = None, opponents: int = 3, crash_value: float = 0.0, *,
-                  rules: Rules | None = None) -> Split:
-        return Evaluator(rules).partition(cards, hands, objective, min_category, opponents, crash_value)
+                  rules: Rules | None = None, four_order: str = FOUR_ORDERS[0]) -> Split:
+        return Evaluator(rules).partition(cards, hands, objective, min_category, opponents, crash_value, four_order)

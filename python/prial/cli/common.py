@@ -11,6 +11,7 @@ from typing import TextIO, TypeVar
 
 from ..cards import cards_of, parse_cards
 from ..errors import InvalidHandError
+from ..evaluator import FOUR_ORDERS
 from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_AS_ITSELF, WILD_PRESETS, WILD_TIES, Rules
 
 T = TypeVar("T")
@@ -62,6 +63,13 @@ POSITIVE = whole(1)
 NON_NEGATIVE = whole(0)
 SEED = whole(0, 2**64 - 1)
 CHIPS = whole(0, 2**64 - 1)
+
+
+def add_four_order_option(parser: argparse.ArgumentParser) -> None:
+    """--four-order (docs/rules.md, "Crash scoring"), shared by partition and crash."""
+    parser.add_argument("--four-order", choices=FOUR_ORDERS, default=FOUR_ORDERS[0],
+                        help="how the four-of-a-kind bonus ranks fours: as the ruleset ranks prials (default), "
+                             "aces high, or fours high")
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,17 @@ from ..cards import format_cards
 from ..categories import Category
 from ..evaluator import OBJECTIVES, Evaluator
 from .backend import Backend, Local, Ranked
-from .common import POSITIVE, Table, add_rules_options, check_cards, each_hand, print_table, rules_from_args, whole
+from .common import (
+    POSITIVE,
+    Table,
+    add_four_order_option,
+    add_rules_options,
+    check_cards,
+    each_hand,
+    print_table,
+    rules_from_args,
+    whole,
+)
 
 RANK_DESCRIPTION = "Print strength, category and description of each hand."
 PARTITION_DESCRIPTION = "Split the cards into HANDS three-card hands, strongest first; the rest are discards."
@@ -97,6 +107,7 @@ def partition_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crash-value", type=float, default=0.0,
                         help="expected_points: what a crash (every position won) is worth beyond its "
                              "positions' points (default 0)")
+    add_four_order_option(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(parser)
 
@@ -105,7 +116,7 @@ def partition(args: argparse.Namespace, backend: Backend) -> int:
     check_cards(args.cards)
     split = backend.partition(args.cards, hands=args.hands, objective=args.objective,
                               min_category=args.min_category, opponents=args.opponents,
-                              crash_value=args.crash_value, rules=rules_from_args(args))
+                              crash_value=args.crash_value, four_order=args.four_order, rules=rules_from_args(args))
     if args.json:
         print(json.dumps({
             "cards": args.cards, "objective": args.objective, "min_category": args.min_category,

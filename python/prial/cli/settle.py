@@ -18,7 +18,16 @@ from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult, Ho
 from ..play.casino import GAMES, PAIR_BONUS_ON_FOLD, Paytable
 from . import play
 from .backend import Backend, Local
-from .common import CHIPS, POSITIVE, add_rules_options, check_cards, print_table, rules_from_args, whole
+from .common import (
+    CHIPS,
+    POSITIVE,
+    add_four_order_option,
+    add_rules_options,
+    check_cards,
+    print_table,
+    rules_from_args,
+    whole,
+)
 
 CRASH_DESCRIPTION = (
     "Score a round of thirteen-card Brag, Crash (docs/rules.md, \"Crash scoring\"): the players' hands meet "
@@ -44,6 +53,7 @@ def crash_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a hand below this category fouls, e.g. PAIR (a house rule)")
     parser.add_argument("--crash-value", type=whole(0, MAX_CRASH_VALUE), default=0, metavar="POINTS",
                         help="what a crash (every position won) scores beyond its positions (default 0)")
+    add_four_order_option(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(parser)
 
@@ -56,7 +66,8 @@ def crash(args: argparse.Namespace, backend: Backend) -> int:
             raise InvalidHandError(f"--six-pairs {seat}: players are numbered 1..{len(args.players)}")
     players = [_crash_player(str(n), text, n in args.six_pairs) for n, text in enumerate(args.players, 1)]
     result = backend.crash_showdown(players, scoring=args.weights or "points", min_category=args.min_category,
-                                    rules=rules_from_args(args), crash_value=args.crash_value)
+                                    rules=rules_from_args(args), crash_value=args.crash_value,
+                                    four_order=args.four_order)
     if args.json:
         # Points in the players' order, as a server's map may not be.
         print(json.dumps({**result.to_dict(), "points": {p.id: result.points[p.id] for p in result.players}},

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from .._wire.table import ActionLike, TableState
 from ..cards import CardsLike
 from ..categories import Category
+from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
@@ -129,10 +130,11 @@ class AsyncClient(_Connection):
 
     async def partition(self, cards: CardsLike, hands: int = 4, objective: str = "lexicographic",
                         min_category: Category | str | None = None, opponents: int = 3, crash_value: float = 0.0, *,
-                        rules: Rules | None = None, timeout: float | None = None) -> Split:
+                        rules: Rules | None = None, four_order: str = FOUR_ORDERS[0],
+                        timeout: float | None = None) -> Split:
         """As ``Client.partition``."""
         return await self._unary(
-            _partition_call(cards, hands, objective, min_category, opponents, crash_value, rules), timeout)
+            _partition_call(cards, hands, objective, min_category, opponents, crash_value, four_order, rules), timeout)
 
     async def showdown(self, players: Sequence[Player], seer: str | None = None, *, rules: Rules | None = None,
                        cards_per_hand: int | None = None, pot: int = 0, coverer: str | None = None,
@@ -147,9 +149,11 @@ class AsyncClient(_Connection):
 
     async def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                              min_category: Category | str | None = None, rules: Rules | None = None,
-                             crash_value: int = 0, timeout: float | None = None) -> CrashResult:
+                             crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
+                             timeout: float | None = None) -> CrashResult:
         """As ``Client.crash_showdown``."""
-        return await self._unary(_crash_showdown_call(players, scoring, min_category, rules, crash_value), timeout)
+        return await self._unary(
+            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order), timeout)
 
     async def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                             pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,

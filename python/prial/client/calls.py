@@ -31,6 +31,7 @@ from .._wire.table import ActionLike, TableState, play_table_request, table_stat
 from ..cards import CardsLike
 from ..categories import Category, parse_category
 from ..errors import InvalidHandError, InvalidShowdownError
+from ..evaluator import checked_four_order
 from ..play.casino import Paytable
 from ..play.crash import CrashPlayer, checked_crash_value
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
@@ -82,10 +83,11 @@ def _evaluate_call(hands: npt.NDArray[np.uint8] | Sequence[str], rules: Rules | 
 
 
 def _partition_call(cards: CardsLike, hands: int, objective: str, min_category: Category | str | None,
-                    opponents: int, crash_value: float, rules: Rules | None) -> _Call[Split]:
+                    opponents: int, crash_value: float, four_order: str, rules: Rules | None) -> _Call[Split]:
     request = pb.PartitionRequest(
         rules=rules_to_proto(rules), cards=cards_to_proto(cards, "cards"), hands=hands,
-        objective=number(OBJECTIVES, objective, "objective"), opponents=opponents, crash_value=crash_value)
+        objective=number(OBJECTIVES, objective, "objective"), opponents=opponents, crash_value=crash_value,
+        four_order=checked_four_order(four_order))
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return _result_call("Partition", request, Split)
@@ -118,14 +120,15 @@ def _seer_wins(data: bytes) -> npt.NDArray[np.uint8]:
 
 def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence[int],
                          min_category: Category | str | None, rules: Rules | None,
-                         crash_value: int) -> _Call[CrashResult]:
+                         crash_value: int, four_order: str) -> _Call[CrashResult]:
     request = pb.CrashShowdownRequest(
         rules=rules_to_proto(rules),
         players=[pb.CrashPlayer(
             id=p.id, hands=[cards_to_proto(h, f"player {p.id!r} hand") for h in p.hands],
             discards=cards_to_proto(p.discards, f"player {p.id!r} discards"),
             declare_six_pairs=p.declare_six_pairs) for p in players],
-        weights=[] if scoring == "points" else list(scoring), crash_value=checked_crash_value(crash_value))
+        weights=[] if scoring == "points" else list(scoring), crash_value=checked_crash_value(crash_value),
+        four_order=checked_four_order(four_order))
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return _result_call("CrashShowdown", request, CrashResult)

@@ -8,14 +8,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-# Ranks (0 = deuce ... 12 = ace) strongest first for the four-of-a-kind
-# bonus (fours, then A, K ... 2): the core's order, which partition's
-# expected points use too.
-from .._core import FOUR_OF_A_KIND_ORDER, MAX_CRASH_VALUE
+# The four-of-a-kind bonus ranks fours as the core's order says, which
+# partition's expected points use too.
+from .._core import MAX_CRASH_VALUE, four_of_a_kind_order
 from ..cards import CardsLike, cards_of, check_no_shared_cards
 from ..categories import Category, parse_category
 from ..errors import ConfigurationError, InvalidShowdownError
-from ..evaluator import Evaluator, evaluator_for
+from ..evaluator import FOUR_ORDERS, Evaluator, checked_four_order, evaluator_for
 from ..rules import Rules
 from .checks import seats, unique_ids
 from .results import CrashPlayerResult, CrashPosition, CrashResult
@@ -55,6 +54,7 @@ def crash_showdown(
     min_category: Category | str | None = None,
     rules: Rules | None = None,
     crash_value: int = 0,
+    four_order: str = FOUR_ORDERS[0],
 ) -> CrashResult:
     """Score a Crash (thirteen-card Brag) round.
 
@@ -69,7 +69,10 @@ def crash_showdown(
     ``Evaluator.partition``'s, so a split chosen by expected points counts
     what this scoring pays).  A player whose hands use all four cards
     of a rank scores one bonus point; only the best such four at the table
-    scores (4s highest, then A, K ... 2).  A thirteen-card straight (every
+    scores, ranked by ``four_order``: ``"prial"`` (default) as the ruleset
+    ranks prials (threes highest in Brag, aces with ``top_prial="ace"`` and
+    in Teen Patti), ``"aces"`` (A, K ... 2) or ``"fours"`` (fours, then A,
+    K ... 2).  A thirteen-card straight (every
     rank A down to 2 among a player's thirteen cards) wins outright; a
     declared six pairs voids the deal (declared at the deal, so it comes
     first).
@@ -77,6 +80,7 @@ def crash_showdown(
     ev = evaluator_for(rules)
     weights = _weights(scoring)
     crash_value = checked_crash_value(crash_value)
+    four_rank = {r: i for i, r in enumerate(four_of_a_kind_order(ev, checked_four_order(four_order)))}
     floor = None if min_category is None else parse_category(min_category, "min_category")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
@@ -98,7 +102,7 @@ def crash_showdown(
     order = ev.category_order  # strongest first
     weaker = [] if floor is None else order[order.index(floor) + 1:]
     fouls = {pid: _foul(vs, floor, weaker) for pid, vs in values.items()}
-    fours = {pid: (None if fouls[pid] else _best_four(hs)) for pid, hs in hands.items()}
+    fours = {pid: (None if fouls[pid] else _best_four(hs, four_rank)) for pid, hs in hands.items()}
 
     voided_by = next((p.id for p in players if p.declare_six_pairs
                       and _check_six_pairs(p.id, hands[p.id], discards[p.id])), None)
@@ -129,9 +133,9 @@ def crash_showdown(
         points[crash] += crash_value
     bonus = None
     if not voided_by and not outright:
-        with_four = [pid for pid in hands if fours[pid] is not None]
+        with_four = {pid: rank for pid, rank in fours.items() if rank is not None}
         if with_four:
-            bonus = min(with_four, key=lambda pid: FOUR_OF_A_KIND_ORDER.index(fours[pid]))
+            bonus = min(with_four, key=lambda pid: four_rank[with_four[pid]])
             points[bonus] += 1
     results = tuple(
         CrashPlayerResult(
@@ -190,11 +194,12 @@ def _foul(values: list[tuple[int, str, Category]], floor: Category | None,
     return None
 
 
-def _best_four(hands: list[list[int]]) -> int | None:
-    """The best rank whose four cards are all in the player's hands."""
+def _best_four(hands: list[list[int]], four_rank: dict[int, int]) -> int | None:
+    """The best rank whose four cards are all in the player's hands
+    (``four_rank``: each rank's place, strongest 0)."""
     counts = Counter(c >> 2 for h in hands for c in h if c < 52)
     ranks = [r for r, n in counts.items() if n == 4]
-    return min(ranks, key=FOUR_OF_A_KIND_ORDER.index) if ranks else None  # strongest first
+    return min(ranks, key=four_rank.__getitem__) if ranks else None
 
 
 def _thirteen_card_straight(hands: list[list[int]], discards: list[int]) -> bool:

@@ -25,7 +25,7 @@ import numpy as np
 from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
 from ..descriptions import describe_hands
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
-from ..evaluator import Evaluator, evaluator_for
+from ..evaluator import FOUR_ORDERS, Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.checks import seats
 from ..play.crash import MAX_CARDS, CrashPlayer, crash_showdown
@@ -130,6 +130,7 @@ class PrialService(pb_grpc.PrialServicer):
             min_category=category_from_proto(request, "min_category"),
             opponents=request.opponents if request.HasField("opponents") else 3,
             crash_value=request.crash_value,
+            four_order=request.four_order or FOUR_ORDERS[0],
         )
         return result_to_proto(split, pb.PartitionResponse)
 
@@ -178,6 +179,7 @@ class PrialService(pb_grpc.PrialServicer):
             min_category=category_from_proto(request, "min_category"),
             rules=rules_from_proto(request.rules),
             crash_value=request.crash_value,
+            four_order=request.four_order or FOUR_ORDERS[0],
         )
         return result_to_proto(result, pb.CrashShowdownResponse)
 
