@@ -82,6 +82,35 @@ def test_a_bad_four_order_is_refused_naming_the_field(value):
     assert info.value.field == "four_order"
 
 
+NINE_CARD_ROUND = [
+    CrashPlayer("a", ["As Ad Ah", "Ks Kd 9h", "Qs Jd 8c"]),
+    CrashPlayer("b", ["Qc Qd 4h", "Jc Js 5h", "Tc 7h 5d"]),
+    CrashPlayer("c", ["9s 9d 2h", "8d 8h 3c", "Th 6s 2c"]),
+]
+
+
+@pytest.mark.parametrize("crash_value", [0, 1, 7])
+def test_winning_all_three_positions_of_a_nine_card_round_is_a_crash(crash_value):
+    result = prial.crash_showdown(NINE_CARD_ROUND, crash_value=crash_value)
+    assert [p.winner for p in result.positions] == ["a", "a", "a"]
+    assert result.crash == "a"
+    assert result.points == {"a": 3 + crash_value, "b": 0, "c": 0}
+
+
+def test_a_nine_card_round_split_between_players_has_no_crash():
+    b = CrashPlayer("b", ["Qc Qd 4h", "Jc Js 5h", "Kc 7h 5d"])  # b now wins the third position
+    result = prial.crash_showdown([NINE_CARD_ROUND[0], b], crash_value=5)
+    assert [p.winner for p in result.positions] == ["a", "a", "b"]
+    assert result.crash is None and result.points == {"a": 2, "b": 1}
+
+
+def test_two_positions_are_not_a_crash():
+    a = CrashPlayer("a", ["As Ad Ah", "Ks Kd 9h"])
+    b = CrashPlayer("b", ["Qc Qd 4h", "Jc Js 5h"])
+    result = prial.crash_showdown([a, b], crash_value=5)
+    assert result.crash is None and result.points == {"a": 2, "b": 0}
+
+
 def _deal_with_fours(rng: np.random.Generator, ranks: tuple[int, int], cards: int) -> list[int]:
     quads = [4 * r + s for r in ranks for s in range(4)]
     rest = [c for c in rng.permutation(52).tolist() if c not in quads]
@@ -109,3 +138,18 @@ def test_the_expected_points_split_follows_four_order():
         hands, strengths = ev.partition_batch(np.array([deal], dtype=np.uint8), objective="expected_points",
                                               four_order=order, threads=1)
         assert hands[0].tolist() == split.hands and strengths[0].tolist() == split.strengths
+
+
+def test_a_nine_card_deal_counts_the_four_and_the_crash_in_expected_points():
+    # Four threes are the best four in Brag ("prial"): a sure bonus point.
+    # With fours ranked first, four fours an opponent might hold make it less.
+    deal = "3c 3d 3h 3s Ah Kd 9c 7s 5d"
+    prial_order = prial.partition(deal, hands=3, objective="expected_points")
+    fours_order = prial.partition(deal, hands=3, objective="expected_points", four_order="fours")
+    threes = set(prial.parse_cards("3c 3d 3h 3s"))
+    assert threes <= {c for h in prial_order.hands for c in h}
+    assert prial_order.expected_points > fours_order.expected_points
+    assert prial_order.expected_points > 1
+    # A crash over the three positions is worth its crash_value here too.
+    with_crash = prial.partition(deal, hands=3, objective="expected_points", crash_value=1000)
+    assert with_crash.expected_points > prial_order.expected_points

@@ -22,7 +22,7 @@
 //   split.
 //
 // Crash bonuses (docs/rules.md, "Crash bonuses in expected points"), with 13
-// cards into 4 hands only (Crash), in ExpectedPoints:
+// cards into 4 hands or 9 into 3 (Crash rounds), in ExpectedPoints:
 // - Four of a kind: a split whose hands use all four cards of a rank earns
 //   one point times P(no opponent can hold a better four), approximated as
 //   (1 - q)^(opponents * m): q = P(one opponent's cards hold all four of a
@@ -34,7 +34,7 @@
 //   hands use all four of its cards, and the best of all those points wins.
 // - Crash (every position won): crash_value times P(every position won)
 //   (the product of the positions' win probabilities, same independence).
-//   Default 0: prial.crash_showdown scores a crash as its four positions
+//   Default 0: prial.crash_showdown scores a crash as its positions
 //   and nothing more, which the positions' terms already count.
 //
 // Opponent model: per position i, P(an opponent's i-th hand < s), estimated
@@ -133,9 +133,12 @@ class Partitioner {
   // Split without validation (cards known valid).
   Split split_unchecked(const Card* cards) const noexcept;
 
-  // Whether the Crash bonuses above apply: ExpectedPoints, 13 cards into 4 hands.
+  // Whether the Crash bonuses above apply: ExpectedPoints, 13 cards into 4
+  // hands or 9 into 3 (a crash needs three or four positions; either deal's
+  // hands can use all four cards of a rank).
   bool crash_bonuses() const noexcept {
-    return options_.objective == Objective::ExpectedPoints && options_.cards == 13 && options_.hands == 4;
+    return options_.objective == Objective::ExpectedPoints &&
+           ((options_.cards == 13 && options_.hands == 4) || (options_.cards == 9 && options_.hands == 3));
   }
   // The modelled value of a four of a kind used in hands when `better_ranks_unheld`
   // better ranks have none of their cards in ours.

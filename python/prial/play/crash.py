@@ -1,6 +1,7 @@
 """Thirteen-card Brag (Crash) showdown (docs/rules.md, "Crash"): position-by-position
 scoring, stick-ups, fouls, crash, the four-of-a-kind bonus, the
-thirteen-card straight and six pairs."""
+thirteen-card straight and six pairs.  Nine-card rounds (three hands each)
+are scored the same way."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from .results import CrashPlayerResult, CrashPosition, CrashResult
 
 MAX_HANDS = 4
 MAX_CARDS = 13
+# A round of this many positions or more is crashed by winning them all.
+CRASH_POSITIONS = 3
 _RANK_CHARS = "23456789TJQKA"
 
 
@@ -64,7 +67,8 @@ def crash_showdown(
     stick-up and nobody scores.  A player fouls, scores nothing and is out of
     every comparison when their hands are not in non-increasing order or one
     is below ``min_category`` (in the ruleset's category order).  Winning
-    all four positions is a crash, which scores ``crash_value`` points more
+    every position of a round of three or four positions (nine- or
+    thirteen-card deals) is a crash, which scores ``crash_value`` points more
     (default 0: its positions alone; the same ``crash_value`` as
     ``Evaluator.partition``'s, so a split chosen by expected points counts
     what this scoring pays).  A player whose hands use all four cards
@@ -128,7 +132,8 @@ def crash_showdown(
                       else f"stick-up: {' and '.join(top)} hold {best_hand}")
             positions.append(CrashPosition(index, weights[index], winner, winner is None,
                                            tuple(contenders), best_hand, reason))
-    crash = next((pid for pid, w in won.items() if len(w) == MAX_HANDS), None)
+    crash = next((pid for pid, w in won.items()
+                  if len(positions) >= CRASH_POSITIONS and len(w) == len(positions)), None)
     if crash is not None:
         points[crash] += crash_value
     bonus = None
