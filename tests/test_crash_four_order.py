@@ -123,12 +123,12 @@ def test_the_expected_points_split_follows_four_order():
     rng = np.random.default_rng(20261203)
     ev = prial.Evaluator()
     found = None
-    for _ in range(400):
+    for _ in range(1000):
         low, high = sorted(rng.choice(13, size=2, replace=False).tolist())
         deal = _deal_with_fours(rng, (low, high), 13)
         splits = {order: ev.partition(deal, objective="expected_points", four_order=order)
                   for order in ("prial", "aces", "fours")}
-        if len({(tuple(map(tuple, s.hands)), s.expected_points) for s in splits.values()}) > 1:
+        if len({tuple(map(tuple, s.hands)) for s in splits.values()}) > 1:
             found = (deal, splits)
             break
     assert found is not None, "no deal found whose split depends on four_order"
