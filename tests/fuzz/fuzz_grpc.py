@@ -51,6 +51,12 @@ class Context:
     def cancelled(self) -> bool:
         return False
 
+    def invocation_metadata(self) -> tuple:
+        return ()
+
+    def set_trailing_metadata(self, metadata: tuple) -> None:
+        pass
+
     def time_remaining(self) -> float | None:
         return None  # no deadline
 
