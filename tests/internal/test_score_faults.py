@@ -116,9 +116,10 @@ def test_killed_while_removing_its_parts_then_resume(log, reference, tmp_path, m
     # summary are written, the parts directory is being removed.  The
     # journal used to outlive some parts, and --resume then failed on a
     # missing part file.
-    from prial.score import ScoreOptions, job, parts
+    from prial.logs import journal
+    from prial.score import ScoreOptions, job
 
-    real_rmtree = parts.shutil.rmtree
+    real_rmtree = journal.shutil.rmtree
 
     def killed_midway(path, ignore_errors=False):
         parts = sorted(Path(path).glob("part-*.arrow"))
@@ -129,7 +130,7 @@ def test_killed_while_removing_its_parts_then_resume(log, reference, tmp_path, m
 
     out = tmp_path / "out.parquet"
     options = ScoreOptions(chunk_rows=int(CHUNK_ROWS))
-    monkeypatch.setattr(parts.shutil, "rmtree", killed_midway)
+    monkeypatch.setattr(journal.shutil, "rmtree", killed_midway)
     with pytest.raises(KeyboardInterrupt):
         job.score_file(str(log), str(out), options=options)
     monkeypatch.undo()
