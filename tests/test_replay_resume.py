@@ -54,8 +54,9 @@ def test_an_interrupted_replay_resumes_to_the_same_bytes(log, tmp_path, how):
     assert not out.exists()  # the output appears only complete
     if how == "ctrl-c":
         assert proc.returncode == 130
-        last = err.splitlines()[-1]
+        *progress, last = err.splitlines()
         assert "Traceback" not in err and last.startswith("prial: interrupted: ") and "records replayed" in last
+        assert all(line.startswith("prial replay: ") for line in progress), err
         resume = shlex.split(last.split("continue with: ")[1])
         assert resume[:2] == ["prial", "replay"] and resume[-1] == "--resume"
     else:
