@@ -135,7 +135,7 @@ def test_signatures_are_readable():
     import inspect
 
     assert list(inspect.signature(prial.partition).parameters) == [
-        "cards", "hands", "objective", "min_category", "opponents", "crash_value"]
+        "cards", "hands", "objective", "min_category", "opponents", "crash_value", "four_order"]
     assert list(inspect.signature(prial.evaluate).parameters) == ["hand"]
     assert list(inspect.signature(prial.evaluate_batch).parameters) == ["hands", "threads", "cancel"]
     assert prial.evaluate.__doc__ and prial.partition.__doc__
