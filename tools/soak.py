@@ -413,8 +413,20 @@ class Server:
             return -9
 
     def card_text_lines(self) -> list[str]:
+        """The log lines with card text in them, a request's id aside: a
+        made id is hex ("9c41...") and a caller's is the caller's own text."""
         self.log.flush()
-        return [line for line in self.log_path.read_text(errors="replace").splitlines() if CARD_TEXT.search(line)]
+        leaked = []
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            try:
+                fields = json.loads(line)
+            except ValueError:
+                fields = None
+            text = json.dumps({k: v for k, v in fields.items() if k != "request_id"}) \
+                if isinstance(fields, dict) else line
+            if CARD_TEXT.search(text):
+                leaked.append(line)
+        return leaked
 
     def close(self) -> None:
         if self.proc.poll() is None:
