@@ -5,6 +5,7 @@ never cancelled changes no answer."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -211,34 +212,49 @@ DEFAULT_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.S
                   "os.execv(sys.argv[1], sys.argv[1:])")
 
 
-def interrupted_after_a_second(command: list[str]) -> tuple[subprocess.CompletedProcess, float]:
-    """Runs ``command``, sends SIGINT once it has run a second; its end and
-    how long after the signal it came."""
-    proc = subprocess.Popen([sys.executable, "-c", DEFAULT_SIGINT, *command], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+# What a child writes once prial is imported and its work about to start:
+# under load an import takes seconds, and a Ctrl-C in the middle of one is
+# not what these tests are about.
+SAY_READY = "import os; open(os.environ['PRIAL_TEST_READY'], 'w').close()\n"
+
+
+def interrupted_once_busy(script: str, *args: str, tmp_path) -> tuple[subprocess.CompletedProcess, float]:
+    """Runs ``python -c script args`` (which writes the ready file), sends
+    SIGINT half a second after it is ready; its end and how long after the
+    signal it came."""
+    ready = tmp_path / "ready"
+    proc = subprocess.Popen([sys.executable, "-c", DEFAULT_SIGINT, sys.executable, "-c", script, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PRIAL_TEST_READY": str(ready)})
+    deadline = time.monotonic() + 120
+    while not ready.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    time.sleep(0.5)
     assert proc.poll() is None, proc.communicate()
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    return subprocess.CompletedProcess(command, proc.returncode, out, err), time.monotonic() - sent
+    return subprocess.CompletedProcess(args, proc.returncode, out, err), time.monotonic() - sent
 
 
-def test_ctrl_c_stops_a_long_sampled_equity_on_the_command_line():
-    done, after = interrupted_after_a_second(
-        [sys.executable, "-m", "prial", "odds", "--hand", "As Kd Qh", "--opponents", "3",
-         "--samples", "100000000000", "--no-sample-cap"])
+def test_ctrl_c_stops_a_long_sampled_equity_on_the_command_line(tmp_path):
+    # The prial command's own entry point, as its console script runs it.
+    script = "import prial.cli\n" + SAY_READY + "prial.cli.entry()\n"
+    done, after = interrupted_once_busy(
+        script, "odds", "--hand", "As Kd Qh", "--opponents", "3", "--samples", "100000000000", "--no-sample-cap",
+        tmp_path=tmp_path)
     assert done.returncode == 130 and done.stderr == "prial: interrupted\n", done.stderr
     assert after < LATENCY_LIMIT
 
 
-def test_ctrl_c_stops_a_long_sampled_prial_equity():
-    script = ("import prial\n"
+def test_ctrl_c_stops_a_long_sampled_prial_equity(tmp_path):
+    script = ("import prial\n" + SAY_READY +
               "try:\n"
               "    prial.equity('As Kd Qh', 3, samples=100_000_000_000)\n"
               "except KeyboardInterrupt:\n"
               "    print('interrupted')\n")
-    done, after = interrupted_after_a_second([sys.executable, "-c", script])
+    done, after = interrupted_once_busy(script, tmp_path=tmp_path)
     assert done.returncode == 0 and done.stdout == "interrupted\n", done.stderr
     assert after < LATENCY_LIMIT
 
