@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules import Rules
-from .findings import AuditResult, findings, group_label, p_text
+
+# The types of the fields inherited from AuditResult, for what reads this
+# class's annotations here (pdoc, typing.get_type_hints).
+from .findings import AuditResult, DealingTest, ImpossibleGroup, PayoutGroup, findings, group_label, p_text  # noqa: F401
 from .histories import LEFT_OUT, RATES, HistoryTally
 from .history_arrays import Offence
 from .stats import holm, more_than_rest, wilson

@@ -2,8 +2,6 @@
 or Parquet), a chunk of whole deals at a time, a bad record set aside with
 its line or row and the field at fault."""
 
-from __future__ import annotations
-
 import gzip
 import json
 import os
