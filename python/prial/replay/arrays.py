@@ -116,8 +116,10 @@ def iso_times(values: pa.Array) -> npt.NDArray[np.bool_]:
     ok = np.zeros(len(values), dtype=bool)
     written = np.flatnonzero((length == 20) & given)
     if len(written):
-        # Texts of one length, copied together, are a matrix of bytes.
-        packed = values.filter(pa.array((length == 20) & given)).cast(pa.string())
+        # Texts of one length, side by side, are a matrix of bytes (copied
+        # together first unless every text is one of them already).
+        packed = values if len(written) == len(values) else values.filter(pa.array((length == 20) & given))
+        packed = packed.cast(pa.string())
         start, _, data = _text_bytes(packed)
         text = data[int(start[0]):int(start[0]) + 20 * len(written)].reshape(-1, 20) - np.uint8(ord("0"))
         good = (text[:, _DIGITS] <= 9).all(axis=1)
