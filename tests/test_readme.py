@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +45,22 @@ def run_block(block: str) -> int:
 ON_THE_DEFAULT_PORT = pytest.mark.xdist_group("default-port")
 
 
+def on_the_default_port():
+    """``prial serve --port 50051``, once the port is free: a server of a
+    test running beside this one (``--port 0``) may have been given it by
+    the kernel for a while."""
+    from .grpc_helpers import ServerProcess
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return ServerProcess("--port", "50051")
+        except RuntimeError as exc:
+            if "address in use" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 @pytest.mark.parametrize("page, claims", [(README, 5), (RULES, 5), (AUDIT, 2), (HISTORIES, 4)],
                          ids=lambda p: getattr(p, "name", p))
 def test_tour_claims_hold(page, claims):
@@ -55,11 +72,9 @@ def test_tour_claims_hold(page, claims):
 def test_the_client_block_runs_against_the_main_command():
     """The README's client block, as written, against ``prial serve`` on
     its default port (the main command's)."""
-    from .grpc_helpers import ServerProcess
-
     [block] = [block for block in python_blocks(README) if "prial.client" in block]
     assert '"127.0.0.1:50051"' in block
-    with ServerProcess("--port", "50051"):
+    with on_the_default_port():
         assert run_block(block) >= 5
 
 
@@ -94,13 +109,11 @@ def transcripts(page: Path) -> Iterator[tuple[str, list[str]]]:
 
 @ON_THE_DEFAULT_PORT
 def test_every_transcript_prints_what_the_docs_show(tmp_path):
-    from .grpc_helpers import ServerProcess
-
     pages = [README, *sorted((README.parent / "docs").glob("*.md"))]
     shown = [(page.name, command, lines) for page in pages for command, lines in transcripts(page)
              if not any(option in command for option in NEEDS_FILES)]
     assert len(shown) >= 4 and any(" call " in command for _, command, _ in shown)
-    with ServerProcess("--port", "50051"):  # prial call's default target
+    with on_the_default_port():  # prial call's default target
         for page, command, lines in shown:
             argv = shlex.split(command)
             assert argv[0] == "prial", command

@@ -6,6 +6,7 @@ certificate, a server certificate for another name).  docs/service.md: security.
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import threading
 import time
@@ -50,7 +51,11 @@ def test_no_card_contents_in_the_server_log_on_any_call(grpc_server, grpc_client
     time.sleep(0.3)
     log = grpc_server.log()
     assert log.count('"event": "rpc"') >= 15  # the calls were logged: the check below means something
-    assert not [line for line in log.splitlines() if CARD_TEXT.search(line)]
+    # Every field but the request id, which is the caller's own text or a
+    # made hex id ("4d58..." reads like a card to the pattern).
+    fields = [json.dumps({k: v for k, v in json.loads(line).items() if k != "request_id"})
+              for line in log.splitlines()]
+    assert not [line for line in fields if CARD_TEXT.search(line)]
     assert "Zz" not in log and "9x" not in log
 
 
