@@ -7,6 +7,8 @@
 #
 #   tools/pythons.sh                  # the selection below on the other interpreters
 #   tools/pythons.sh tests/test_odds.py   # other pytest arguments instead
+#   tools/pythons.sh --wheels build/wheels/repaired   # each one's wheel from there
+#                                     # (tools/wheels.sh), not built once more
 #
 # Run it from the environment the full suite ran in (nox is installed there
 # from the pinned nox extra).
@@ -43,6 +45,12 @@ selection=(
   tests/test_grpc_evaluate.py tests/test_grpc_rpcs.py tests/test_grpc_server.py tests/test_grpc_security.py
   tests/test_client_async.py tests/test_table_examples.py tests/test_table_between.py
 )
+if [[ "${1:-}" == --wheels ]]; then
+  [[ -d "${2:-}" ]] || { echo "tools/pythons.sh: --wheels needs a directory of wheels, got '${2:-}'" >&2; exit 2; }
+  PRIAL_WHEELS="$(cd "$2" && pwd)"
+  export PRIAL_WHEELS  # noxfile.py installs each interpreter's wheel from there
+  shift 2
+fi
 [[ $# -gt 0 ]] && selection=("$@")
 
 python tools/install_extra.py nox
