@@ -1,11 +1,23 @@
-"""Play: showdowns and pots, Crash scoring, casino settlement, odds.
+"""Play: showdowns and pots, Crash scoring, nine-, seven- and six-card Brag
+settled, casino settlement, odds.
 
 Everything here is re-exported by ``prial``; import from there.
 """
 
 from .casino import CASINO_BRAG_PAYTABLE, PAIR_PLUS_1_4_6_30_40, PAYTABLES, Paytable, house_edge, settle_casino
 from .crash import CrashPlayer, crash_showdown
+from .crash_match import CrashMatch, CrashMatchResult, CrashMatchRound, CrashMatchRules, crash_match
 from .odds import equity, odds, percentile
+from .partition_games import (
+    NineCardBrag,
+    PartitionGameSession,
+    SevenCardBrag,
+    SixCardBrag,
+    settle_nine_card_brag,
+    settle_partition_game,
+    settle_seven_card_brag,
+    settle_six_card_brag,
+)
 from .results import (
     BetResult,
     CasinoResult,
@@ -17,6 +29,9 @@ from .results import (
     Equity,
     HouseEdge,
     Odds,
+    PartitionGamePlayerResult,
+    PartitionGameResult,
+    PartitionGameSet,
     PlayerHand,
     ShowdownResult,
 )
@@ -24,7 +39,7 @@ from .showdown import Player, showdown, showdown_batch
 
 __all__ = [
     "CASINO_BRAG_PAYTABLE", "PAIR_PLUS_1_4_6_30_40", "PAYTABLES", "BetResult", "CasinoResult", "CategoryOdds",
-    "CoverResult", "CrashPlayer", "CrashPlayerResult", "CrashPosition", "CrashResult", "Equity",
-    "HouseEdge", "Odds", "Paytable", "Player", "PlayerHand", "ShowdownResult", "crash_showdown",
+    "CoverResult", "CrashMatch", "CrashMatchResult", "CrashMatchRound", "CrashMatchRules", "CrashPlayer",
+    "CrashPlayerResult", "CrashPosition", "CrashResult", "Equity", "HouseEdge", "Odds", "Paytable", "Player", "PlayerHand", "ShowdownResult", "crash_match", "crash_showdown",
     "equity", "house_edge", "odds", "percentile", "settle_casino", "showdown", "showdown_batch",
 ]
