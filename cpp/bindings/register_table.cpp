@@ -59,7 +59,8 @@ class TableDeal {
                          const std::optional<std::vector<std::optional<std::vector<int>>>>& cards,
                          std::uint64_t seed, int dealer, const std::optional<std::vector<Chips>>& stacks,
                          Chips pot, const std::vector<int>& sitting_out, int retained,
-                         const std::optional<std::vector<int>>& second) {
+                         const std::optional<std::vector<int>>& second,
+                         const std::optional<std::vector<int>>& stub_cards) {
     const Table& table = *handle.table;
     const int n = static_cast<int>(names.size());
     const int width = table.config.cards;
@@ -69,6 +70,7 @@ class TableDeal {
                             " players",
                         -1, "stacks");
     std::vector<Card> hands(static_cast<std::size_t>(n) * width, kUnknownCard);
+    std::vector<Card> stub;
     if (cards) {
       if (static_cast<int>(cards->size()) != n)
         throw InvalidHand("cards gives " + std::to_string(cards->size()) + " hands for " + std::to_string(n) +
@@ -87,18 +89,35 @@ class TableDeal {
         }
       }
     } else {
+      const bool draw = table.config.structure == Structure::Draw;
+      const Chips entry = table.config.ante + (draw ? table.config.big_blind : 0);
       std::uint32_t dealt_in = 0;
+      std::size_t dealt = 0;
       for (int i = 0; i < n; ++i)
-        if (!stacks || (*stacks)[i] >= table.config.ante) dealt_in |= 1u << i;
+        if (!stacks || (*stacks)[i] >= entry) {
+          dealt_in |= 1u << i;
+          dealt += width;
+        }
       std::vector<Card> pack(static_cast<std::size_t>(table.evaluator->table().pack_size()));
       shuffled_pack(seed, static_cast<int>(pack.size()), pack.data());
       if (dealer >= 0 && dealer < n) deal_hands(pack.data(), n, dealer, width, dealt_in, hands.data());
+      if (draw) {  // the draw deals on from the rest of the seeded pack
+        stub.assign(pack.begin() + static_cast<std::ptrdiff_t>(std::min(dealt, pack.size())), pack.end());
+      }
+    }
+    if (stub_cards) {
+      if (table.config.structure != Structure::Draw)
+        throw InvalidHand("only draw Brag deals cards for a draw", -1, "stub");
+      if (!cards) throw InvalidHand("give the cards left for the draw with the hands, not with a seed", -1, "stub");
+      for (int card : *stub_cards) stub.push_back(card < 0 || card >= kMaxPack ? Card{kMaxPack} : static_cast<Card>(card));
     }
     auto name_objects = std::make_shared<std::vector<py::object>>();
     for (const auto& name : names) name_objects->push_back(py::str(name));
     TableDeal deal(handle.table, std::make_shared<const std::vector<std::string>>(names), std::move(name_objects));
     Setup setup{n, dealer, stacks ? stacks->data() : nullptr, hands.data()};
     setup.carried = pot;
+    setup.stub = stub.data();
+    setup.stub_size = static_cast<int>(std::min<std::size_t>(stub.size(), kMaxPack + 1));
     for (int seat : sitting_out)
       if (seat >= 0 && seat < n) setup.sitting_out |= 1u << seat;
     std::vector<Card> kept(static_cast<std::size_t>(width), kUnknownCard);
@@ -129,8 +148,11 @@ class TableDeal {
       if (l.kind == Kind::Stake || l.kind == Kind::Sideshow) {
         least = py::int_(l.least);
         most = chips_or_none(l.most);
-      } else if (l.kind == Kind::See || l.kind == Kind::Cover) {
+      } else if (l.kind == Kind::See || l.kind == Kind::Cover || l.kind == Kind::Call || l.kind == Kind::Raise) {
         amount = py::int_(l.least);
+      } else if (l.kind == Kind::Draw) {  // the fewest and most cards drawn
+        least = py::int_(l.least);
+        most = py::int_(l.most);
       }
       out[k] = make_named_tuple(types.action, {types.kinds[static_cast<int>(l.kind)], player, amount, py::tuple(),
                                                least, most});
@@ -156,8 +178,8 @@ class TableDeal {
       move.amount = overflow > 0 ? kAmountLimit : overflow < 0 ? -kAmountLimit
                                                                : std::clamp<Chips>(value, -kAmountLimit, kAmountLimit);
     }
-    if (discards.size() > 2) {
-      move.ndiscards = 3;  // never the right count
+    if (discards.size() > move.discards.size()) {
+      move.ndiscards = static_cast<std::uint8_t>(move.discards.size() + 1);  // never the right count
     } else {
       move.ndiscards = static_cast<std::uint8_t>(discards.size());
       for (std::size_t k = 0; k < discards.size(); ++k)
@@ -176,8 +198,10 @@ class TableDeal {
       if (code != Code::UnknownAction) raise_illegal(explain(*table_, state_, move, code, *names_), code);
       raise_illegal(quoted((*names_)[seat]) + " cannot " + quoted(kind_text) + ": " + code_rule(code), code);
     }
-    if (move.kind == Kind::See) move.amount = next.state_.seat[seat].put_in - state_.seat[seat].put_in;
+    if (move.kind == Kind::See || move.kind == Kind::Call || move.kind == Kind::Raise)
+      move.amount = next.state_.seat[seat].put_in - state_.seat[seat].put_in;
     if (move.kind == Kind::Cover) move.amount = state_.seat[seat].stack;
+    if (move.kind == Kind::Draw) move.amount = move.ndiscards;
     next.log_->moves.push_back(move);
     next.moves_ = moves_ + 1;
     next.events_ = next.log_->events.size();
@@ -396,7 +420,9 @@ void register_table(py::module_& m) {
   py::class_<TableHandle>(m, "Table", "A betting table's resolved rules and the ruleset's tables.")
       .def(py::init([](const RulesConfig& rules, int cards, Chips ante, Chips min_stake, Chips max_stake,
                        Chips raise_limit, bool raise_double, bool pot_limit, Chips pot_cap, int blind_turns,
-                       int see_cost, bool sideshow, bool agreed_showdown, bool cover, int retain_blind) {
+                       int see_cost, bool sideshow, bool agreed_showdown, bool cover, int retain_blind,
+                       bool draw, Chips small_blind, Chips big_blind, Chips first_bet, bool blind_raise,
+                       int blind_rounds, bool second_from_small_blind) {
              TableConfig c;
              c.cards = static_cast<std::uint8_t>(cards < 3 || cards > 5 ? 0 : cards);
              c.discards = static_cast<std::uint8_t>(cards - 3);
@@ -415,16 +441,27 @@ void register_table(py::module_& m) {
              if (retain_blind < 0 || retain_blind > 2)
                throw InvalidHand("retain_blind must be 0 (no), 1 (blind) or 2 (face up)", -1, "retain_blind");
              c.retain_blind = static_cast<Retain>(retain_blind);
+             c.structure = draw ? Structure::Draw : Structure::Brag;
+             c.small_blind = small_blind;
+             c.big_blind = big_blind;
+             c.first_bet = first_bet;
+             c.blind_raise = blind_raise;
+             c.blind_rounds = blind_rounds;
+             c.second_from_small_blind = second_from_small_blind;
              return TableHandle{make_table(c, rules)};
            }),
            py::arg("rules"), py::arg("cards"), py::arg("ante"), py::arg("min_stake"), py::arg("max_stake"),
            py::arg("raise_limit"), py::arg("raise_double"), py::arg("pot_limit"), py::arg("pot_cap"),
            py::arg("blind_turns"), py::arg("see_cost"), py::arg("sideshow"), py::arg("agreed_showdown"),
-           py::arg("cover"), py::arg("retain_blind"),
+           py::arg("cover"), py::arg("retain_blind"), py::arg("draw") = false, py::arg("small_blind") = 1,
+           py::arg("big_blind") = 2, py::arg("first_bet") = 4, py::arg("blind_raise") = true,
+           py::arg("blind_rounds") = 2, py::arg("second_from_small_blind") = false,
            "__init__(self, rules, cards, ante, min_stake, max_stake, raise_limit, raise_double, pot_limit, "
-           "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover, retain_blind)\n--\n\n"
-           "A table's rules, every option resolved (-1: no limit; retain_blind 0: no, 1: blind, 2: face up); "
-           "InvalidHandError names a bad option.");
+           "pot_cap, blind_turns, see_cost, sideshow, agreed_showdown, cover, retain_blind, draw=False, "
+           "small_blind=1, big_blind=2, first_bet=4, blind_raise=True, blind_rounds=2, "
+           "second_from_small_blind=False)\n--\n\n"
+           "A table's rules, every option resolved (-1: no limit; retain_blind 0: no, 1: blind, 2: face up; "
+           "draw: draw Brag's betting, with its blinds and bets); InvalidHandError names a bad option.");
 
   m.def(
       "table_self_play",
@@ -510,9 +547,9 @@ void register_table(py::module_& m) {
       .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),
                   py::arg("dealer"), py::arg("stacks"), py::arg("pot") = 0,
                   py::arg("sitting_out") = std::vector<int>{}, py::arg("retained") = -1,
-                  py::arg("second") = py::none(),
+                  py::arg("second") = py::none(), py::arg("stub") = py::none(),
                   "start(table, names, cards, seed, dealer, stacks, pot=0, sitting_out=[], retained=-1, "
-                  "second=None)\n--\n\n"
+                  "second=None, stub=None)\n--\n\n"
                   "The deal after the antes: cards per seat (None: unknown) or, when cards is None, dealt "
                   "from seed; a pot carried from the deal before, seats sitting out, and the seat keeping a "
                   "blind hand (second: its cards, None if unknown).")

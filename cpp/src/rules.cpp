@@ -38,6 +38,9 @@ void RulesConfig::validate() const {
   if (wild_mask >> kStandardPack) {
     throw InvalidHand("the wild mask names cards above 51; jokers are wild through `jokers`");
   }
+  if (lesser_wild_mask & ~wild_mask) {
+    throw InvalidHand("the lesser wild mask names cards that are not wild");
+  }
   if (suits_rank()) {
     std::array<std::uint8_t, 4> places = suit_rank;
     std::sort(places.begin(), places.end());
@@ -49,7 +52,8 @@ void RulesConfig::validate() const {
 
 static auto as_tuple(const RulesConfig& r) {
   return std::make_tuple(r.ace_two_three, r.top_prial, r.running_flush_over_prial, r.lowball,
-                         r.wild_mask, r.jokers, r.wild_ties, r.wild_as_itself, r.suit_rank);
+                         r.runs_and_flushes, r.wild_mask, r.lesser_wild_mask, r.jokers, r.wild_ties,
+                         r.wild_as_itself, r.suit_rank);
 }
 bool RulesConfig::operator==(const RulesConfig& o) const noexcept { return as_tuple(*this) == as_tuple(o); }
 bool RulesConfig::operator<(const RulesConfig& o) const noexcept { return as_tuple(*this) < as_tuple(o); }
@@ -57,7 +61,8 @@ bool RulesConfig::operator<(const RulesConfig& o) const noexcept { return as_tup
 NaturalValue natural_value(const RulesConfig& rules, int a, int b, int c) noexcept {
   int r[3] = {rank_of(a), rank_of(b), rank_of(c)};
   std::sort(r, r + 3, [](int x, int y) { return x > y; });
-  const bool flush = suit_of(a) == suit_of(b) && suit_of(b) == suit_of(c);
+  const bool runs = rules.runs_and_flushes;  // false: runs and flushes are high cards
+  const bool flush = runs && suit_of(a) == suit_of(b) && suit_of(b) == suit_of(c);
   if (r[0] == r[2]) {
     const unsigned order = (rules.top_prial == TopPrial::Three && r[0] == kThree)
                                ? kPrialOfThreesOnTop
@@ -65,9 +70,9 @@ NaturalValue natural_value(const RulesConfig& rules, int a, int b, int c) noexce
     return pack(rules, Category::Prial, order);
   }
   unsigned run_order = 0;
-  if (r[0] == r[1] + 1 && r[1] == r[2] + 1) {
+  if (runs && r[0] == r[1] + 1 && r[1] == r[2] + 1) {
     run_order = 2u * static_cast<unsigned>(r[0]);
-  } else if (r[0] == kAce && r[1] == 1 && r[2] == 0) {
+  } else if (runs && r[0] == kAce && r[1] == 1 && r[2] == 0) {
     run_order = rules.ace_two_three == AceTwoThree::Top      ? kRunAceTwoThreeTop
                 : rules.ace_two_three == AceTwoThree::Second ? kRunAceTwoThreeSecond
                                                              : kRunAceTwoThreeBottom;

@@ -14,8 +14,9 @@ namespace prial::table {
 
 namespace {
 
-constexpr const char* kKindNames[kKinds] = {"look",    "discard", "stake",  "see",     "fold",
-                                            "cover",   "sideshow", "accept", "decline", "agree_showdown"};
+constexpr const char* kKindNames[kKinds] = {"look",    "discard",  "stake",  "see",     "fold",
+                                            "cover",   "sideshow", "accept", "decline", "agree_showdown",
+                                            "check",   "call",     "raise",  "draw"};
 
 struct CodeText {
   const char* name;
@@ -53,23 +54,22 @@ constexpr CodeText kCodeTexts[kCodes] = {
     {"cover_can_pay", "a player who can pay the least stake cannot cover"},
     {"agree_not_allowed", "agreed showdowns are not played at this table"},
     {"agree_needs_three", "an agreed showdown needs three or more players in"},
+    {"check_facing_bet", "a player facing a bet must call, raise or fold"},
+    {"nothing_to_call", "there is no bet to call: check or raise"},
+    {"raise_cap", "at most three raises a round while more than two players are in"},
+    {"blind_no_raise", "a blind player may not raise at this table"},
+    {"must_draw", "in the draw a player may only draw, look or fold"},
+    {"no_draw", "the draw comes between the two betting rounds"},
+    {"draw_count", "a draw discards from zero to three cards"},
+    {"draw_not_held", "a discarded card must be one of the player's cards, each once"},
+    {"draw_blind", "a blind player may only stand pat (draw no card); look first to draw"},
+    {"wrong_price", "a call or a raise costs exactly its price"},
 };
 
 constexpr const char* kEventNames[] = {"ante",    "deal",   "look",     "discard", "stake",
                                        "see",     "fold",   "cover",    "sideshow", "accept",
                                        "decline", "agree_showdown", "sit_out", "fold_hand", "stays",
-                                       "show", "win"};
-
-Chips half_up(Chips x) noexcept { return (x + 1) / 2; }
-
-// The next seat after `from`, clockwise, that is in; kNobody if none.
-std::uint8_t next_in(const DealState& s, int from) noexcept {
-  for (int k = 1; k <= s.players; ++k) {
-    const int i = (from + k) % s.players;
-    if (s.in(i)) return static_cast<std::uint8_t>(i);
-  }
-  return kNobody;
-}
+                                       "show", "win", "blind", "check", "call", "raise", "draw"};
 
 // The nearest player in counter-clockwise from `from` who has staked in
 // this deal: the one a sideshow is asked of.
@@ -131,6 +131,25 @@ const char* code_name(Code code) noexcept { return kCodeTexts[static_cast<int>(c
 const char* code_rule(Code code) noexcept { return kCodeTexts[static_cast<int>(code)].rule; }
 const char* event_name(EventKind kind) noexcept { return kEventNames[static_cast<int>(kind)]; }
 
+std::uint8_t next_in(const DealState& s, int from) noexcept {
+  for (int k = 1; k <= s.players; ++k) {
+    const int i = (from + k) % s.players;
+    if (s.in(i)) return static_cast<std::uint8_t>(i);
+  }
+  return kNobody;
+}
+
+void put_in(DealState& s, int i, Chips amount) noexcept {
+  PlayerState& p = s.seat[i];
+  if (s.stacks) p.stack -= amount;
+  p.put_in += amount;
+  s.pots[s.npots - 1].amount += amount;
+}
+
+bool holds(const PlayerState& p, int cards, Card c) noexcept {
+  return std::find(p.cards.begin(), p.cards.begin() + cards, c) != p.cards.begin() + cards;
+}
+
 
 Chips DealState::pot_total() const noexcept {
   Chips total = 0;
@@ -161,6 +180,7 @@ Chips limit_most(const Table& t, const DealState& s, int i) noexcept {
 int legal_actions(const Table& t, const DealState& s, Legal* out) noexcept {
   int n = 0;
   if (s.phase == Phase::Over) return 0;
+  if (t.config.structure == Structure::Draw) return draw_legal_actions(t, s, out);
   if (s.phase == Phase::Sideshow) {
     out[n++] = Legal{Kind::Accept};
     out[n++] = Legal{Kind::Decline};
@@ -220,16 +240,12 @@ Code check_stake(const Table& t, const DealState& s, int i, Chips amount) noexce
   return Code::Ok;
 }
 
-bool holds(const PlayerState& p, int cards, Card c) noexcept {
-  return std::find(p.cards.begin(), p.cards.begin() + cards, c) != p.cards.begin() + cards;
-}
-
 Code check(const Table& t, const DealState& s, const Move& m) {
   const TableConfig& c = t.config;
   if (s.phase == Phase::Over) return Code::DealOver;
   if (m.player >= s.players) return Code::UnknownPlayer;
   if (m.player != s.to_act) return Code::NotYourTurn;
-  if (static_cast<int>(m.kind) >= kKinds) return Code::UnknownAction;
+  if (static_cast<int>(m.kind) >= static_cast<int>(Kind::Check)) return Code::UnknownAction;  // draw Brag's
   const bool answer = m.kind == Kind::Accept || m.kind == Kind::Decline;
   if (s.phase == Phase::Sideshow && !answer) return Code::AnswerSideshow;
   if (s.phase != Phase::Sideshow && answer) return Code::NoSideshow;
@@ -294,15 +310,9 @@ Code check(const Table& t, const DealState& s, const Move& m) {
     case Kind::Accept:
     case Kind::Decline:
       return Code::Ok;
+    default:
+      return Code::UnknownAction;
   }
-  return Code::UnknownAction;
-}
-
-void put_in(DealState& s, int i, Chips amount) noexcept {
-  PlayerState& p = s.seat[i];
-  if (s.stacks) p.stack -= amount;
-  p.put_in += amount;
-  s.pots[s.npots - 1].amount += amount;
 }
 
 // After a turn has ended: the betting ends if one player is left in, the
@@ -346,6 +356,7 @@ void stake(DealState& s, int i, Chips amount, Events* events) noexcept {
 }  // namespace
 
 Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
+  if (t.config.structure == Structure::Draw) return draw_apply(t, s, m, events);
   const Code code = check(t, s, m);
   if (code != Code::Ok) return code;
   const int i = m.player;
@@ -381,7 +392,7 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
     case Kind::Discard:
       p.must_discard = false;
       p.ndiscards = m.ndiscards;
-      p.discards = m.discards;
+      std::copy_n(m.discards.begin(), p.discards.size(), p.discards.begin());
       emit(events, EventKind::Discard, i);
       return Code::Ok;
     case Kind::Stake:
@@ -448,17 +459,21 @@ Code apply(const Table& t, DealState& s, const Move& m, Events* events) {
       emit(events, EventKind::AgreeShowdown, i);
       next_turn(t, s, i, events);
       return Code::Ok;
+    default:
+      return Code::UnknownAction;
   }
-  return Code::UnknownAction;
 }
 
 void check_players(const Table& t, int n) {
-  const int cards = t.config.cards;
+  const int cards = t.config.structure == Structure::Draw ? 2 * t.config.cards : t.config.cards;
   const int pack = t.evaluator->table().pack_size();
   const int most = std::min(kMaxSeats, pack / cards);
   if (n < 2 || n > most)
-    throw InvalidHand("a deal of " + std::to_string(cards) + "-card hands from a pack of " + std::to_string(pack) +
-                          " cards takes 2 to " + std::to_string(most) + " players, not " + std::to_string(n),
+    throw InvalidHand("a deal of " +
+                          (t.config.structure == Structure::Draw ? std::string("draw Brag (three cards, up to three drawn)")
+                                                                 : std::to_string(cards) + "-card hands") +
+                          " from a pack of " + std::to_string(pack) + " cards takes 2 to " + std::to_string(most) +
+                          " players, not " + std::to_string(n),
                       -1, "players");
 }
 
@@ -531,7 +546,9 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
   for (int k = 1; k <= n; ++k) {
     const int i = (setup.dealer + k) % n;
     PlayerState& p = s.seat[i];
-    if ((setup.sitting_out >> i & 1u) || (s.stacks && p.stack < c.ante)) {
+    // At draw Brag a player must also be able to pay the big blind.
+    const Chips entry = c.ante + (c.structure == Structure::Draw ? c.big_blind : 0);
+    if ((setup.sitting_out >> i & 1u) || (s.stacks && p.stack < entry)) {
       p.status = Status::Out;
       emit(events, EventKind::SitOut, i);
       continue;
@@ -557,6 +574,23 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
   }
   if (face_up) emit(events, EventKind::Show, setup.retained, 1, 0, s.all_seats());
   s.to_act = next_in(s, setup.dealer);
+  if (c.structure == Structure::Draw) {
+    if (setup.stub_size < 0 || setup.stub_size > kMaxPack)
+      throw InvalidHand("the cards left for the draw are more than a pack", -1, "stub");
+    for (int k = 0; k < setup.stub_size; ++k) {
+      const Card card = setup.stub[k];
+      std::uint64_t& mask = card >= 64 ? used_jokers : used;
+      const std::uint64_t bit = std::uint64_t{1} << (card % 64);
+      if (card >= pack || (mask & bit))
+        throw InvalidHand("card " + std::to_string(k + 1) + " left for the draw is " +
+                              (card >= pack ? "not in the pack" : format_card(card) + ", dealt already"),
+                          -1, "stub");
+      mask |= bit;
+      s.stub[k] = card;
+    }
+    s.stub_size = static_cast<std::uint8_t>(setup.stub_size);
+    draw_start(t, s, events);
+  }
 }
 
 std::string explain(const Table& t, const DealState& s, const Move& m, Code code,
@@ -566,6 +600,7 @@ std::string explain(const Table& t, const DealState& s, const Move& m, Code code
   std::string what = static_cast<int>(m.kind) < kKinds ? kind_name(m.kind) : "act";
   if (m.amount != kNoAmount) what += " " + std::to_string(m.amount);
   std::string message = who + " cannot " + what + ": ";
+  if (t.config.structure == Structure::Draw && code != Code::NotYourTurn) return message + draw_explain(t, s, m, code);
   const int i = m.player;
   switch (code) {
     case Code::NotYourTurn:
@@ -629,6 +664,15 @@ std::shared_ptr<const Table> make_table(const TableConfig& config, const RulesCo
   if (config.pot_cap != kNoLimit) at_least("pot_cap", config.pot_cap, 1);
   if (config.blind_turns != -1) at_least("blind_turns", config.blind_turns, 0);
   at_least("see_cost", config.see_cost, 1);
+  if (config.structure == Structure::Draw) {
+    if (config.cards != 3) throw InvalidHand("draw Brag deals three cards", -1, "cards");
+    at_least("small_blind", config.small_blind, 0);
+    at_least("big_blind", config.big_blind, config.small_blind);
+    at_least("first_bet", config.first_bet, 1);
+    if (config.first_bet > kMaxChips / 4) throw InvalidHand("first_bet must be at most 2**51", -1, "first_bet");
+    if (config.blind_rounds != 1 && config.blind_rounds != 2)
+      throw InvalidHand("blind_rounds must be 1 or 2", -1, "blind_rounds");
+  }
   if (config.see_cost > 1000) throw InvalidHand("see_cost must be from 1 to 1000", -1, "see_cost");
   auto table = std::make_shared<Table>();
   table->config = config;

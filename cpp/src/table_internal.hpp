@@ -1,5 +1,5 @@
-// What table.cpp and table_settle.cpp share: recording events and the end
-// of the betting.
+// What table.cpp, table_draw.cpp and table_settle.cpp share: recording
+// events, moving chips and turns, and the end of the betting.
 #pragma once
 
 #include "prial/table.hpp"
@@ -11,6 +11,24 @@ inline void emit(Events* events, EventKind kind, int player, Chips amount = 0, i
   if (events != nullptr)
     events->push_back(Event{kind, static_cast<std::uint8_t>(player), static_cast<std::uint8_t>(pot), amount, to});
 }
+
+inline Chips half_up(Chips x) noexcept { return (x + 1) / 2; }
+
+// The next seat after `from`, clockwise, that is in; kNobody if none.
+std::uint8_t next_in(const DealState& s, int from) noexcept;
+
+// Seat i puts `amount` into the live pot (from its stack, with stacks).
+void put_in(DealState& s, int i, Chips amount) noexcept;
+
+// Whether `card` is among the first `cards` cards of the hand.
+bool holds(const PlayerState& p, int cards, Card c) noexcept;
+
+// Draw Brag's betting (table_draw.cpp), which start(), legal_actions(),
+// apply() and explain() hand over to at a Structure::Draw table.
+void draw_start(const Table& t, DealState& s, Events* events);
+int draw_legal_actions(const Table& t, const DealState& s, Legal* out) noexcept;
+Code draw_apply(const Table& t, DealState& s, const Move& m, Events* events);
+std::string draw_explain(const Table& t, const DealState& s, const Move& m, Code code);
 
 // The most a stake of seat i may be by the table's limits, before its
 // stack (kNoLimit: none); never below the least stake.

@@ -1,6 +1,7 @@
 // Native self-play (table.hpp): many deals played by a policy per seat,
 // straight on the transition function, for simulations and benchmarks.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "prial/table.hpp"
@@ -37,6 +38,14 @@ Move random_move(const Table& table, const DealState& s, const Legal* legal, int
     const unsigned first = rng.below_roughly(static_cast<unsigned>(width));
     m.discards[0] = p.cards[first];
     if (m.ndiscards == 2) m.discards[1] = p.cards[(first + 1 + rng.below_roughly(static_cast<unsigned>(width - 1))) % width];
+  } else if (l.kind == Kind::Draw) {
+    // A uniform count, then that many distinct cards, uniform.
+    std::array<Card, 5> cards = s.seat[s.to_act].cards;
+    m.ndiscards = static_cast<std::uint8_t>(l.least + rng.below_roughly(static_cast<unsigned>(l.most - l.least + 1)));
+    for (int k = 0; k < m.ndiscards; ++k) {
+      std::swap(cards[k], cards[k + rng.below_roughly(static_cast<unsigned>(table.config.cards - k))]);
+      m.discards[k] = cards[k];
+    }
   }
   return m;
 }
@@ -63,10 +72,22 @@ Move threshold_move(const Table& table, const DealState& s, const Legal* legal, 
     const BestChoice best = table.best_of->choose(p.cards.data(), table.config.cards);
     m.kind = Kind::Discard;
     m.ndiscards = static_cast<std::uint8_t>(best.discards);
-    m.discards = best.discarded;
+    std::copy(best.discarded.begin(), best.discarded.end(), m.discards.begin());
     return m;
   }
   const double share = beaten[strength_of_key(hand_key(table, p))];
+  if (table.config.structure == Structure::Draw) {
+    // Draw Brag: stand pat and call (or check) at or above the threshold;
+    // below it, draw three and check, or fold to a bet.
+    if (has(Kind::Draw)) {
+      m.kind = Kind::Draw;
+      if (share < threshold)
+        for (; m.ndiscards < 3; ++m.ndiscards) m.discards[m.ndiscards] = p.cards[m.ndiscards];
+      return m;
+    }
+    m.kind = has(Kind::Check) ? Kind::Check : share >= threshold && has(Kind::Call) ? Kind::Call : Kind::Fold;
+    return m;
+  }
   if (share >= threshold) {
     if (has(Kind::See)) {
       m.kind = Kind::See;
@@ -93,6 +114,7 @@ std::uint64_t self_play(const Table& table, int players, const SeatPolicy* polic
   check_players(table, players);
   const int width = table.config.cards;
   const int pack_size = table.evaluator->table().pack_size();
+  const bool draw = table.config.structure == Structure::Draw;
   const std::vector<double> beaten = beaten_share(table.evaluator->table());
   std::vector<Card> pack(static_cast<std::size_t>(pack_size));
   std::vector<Card> hands(static_cast<std::size_t>(players) * width);
@@ -103,9 +125,15 @@ std::uint64_t self_play(const Table& table, int players, const SeatPolicy* polic
   Legal legal[kMaxLegal];
   for (std::size_t d = 0; d < deals; ++d) {
     const int dealer = static_cast<int>(d % static_cast<std::size_t>(players));
-    shuffled_pack(seed + d, pack_size, pack.data(), players * width);
+    const int dealt = players * width;
+    shuffled_pack(seed + d, pack_size, pack.data(), draw ? pack_size : dealt);
     deal_hands(pack.data(), players, dealer, width, everyone, hands.data());
-    start(table, Setup{players, dealer, stack == kNoLimit ? nullptr : stacks.data(), hands.data()}, s);
+    Setup setup{players, dealer, stack == kNoLimit ? nullptr : stacks.data(), hands.data()};
+    if (draw) {  // the draw deals on from the rest of the pack
+      setup.stub = pack.data() + dealt;
+      setup.stub_size = pack_size - dealt;
+    }
+    start(table, setup, s);
     SplitMix64 rng{(seed + d) ^ 0x9E3779B97F4A7C15ull};
     std::uint32_t played = 0;
     while (s.phase != Phase::Over && played < kSelfPlayMaxActions) {

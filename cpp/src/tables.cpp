@@ -115,11 +115,20 @@ class WildSubstitution {
   Entry none_{};
 };
 
-// The fewest wild cards of `cards` that must stand for other cards for the
-// hand to reach `best`: each set of its non-joker wild cards is tried as
-// standing for itself (natural), the rest substituted as well as they can.
-int wilds_standing_for_others(WildSubstitution& wild, const std::array<int, 3>& cards, std::uint32_t best,
-                              const RulesConfig& rules) {
+// How many of a hand's wild cards stand for other cards, and how many of
+// those are lesser wild cards: the fewer the better, wild cards first.
+struct WildCount {
+  int wilds = 0;
+  int lesser = 0;
+  bool operator<(const WildCount& o) const noexcept { return wilds != o.wilds ? wilds < o.wilds : lesser < o.lesser; }
+};
+
+// The least WildCount with which `cards` reaches `best`.  Under
+// wild_as_itself="wild" every wild card counts; under "natural" each set of
+// its non-joker wild cards is tried as standing for itself (natural), the
+// rest substituted as well as they can.
+WildCount wilds_standing_for_others(WildSubstitution& wild, const std::array<int, 3>& cards, std::uint32_t best,
+                                    const RulesConfig& rules) {
   int fixed_wilds[3];
   int wilds = 0, jokers = 0;
   int naturals[3];
@@ -133,20 +142,38 @@ int wilds_standing_for_others(WildSubstitution& wild, const std::array<int, 3>& 
       naturals[count++] = c;
     }
   }
-  int fewest = wilds + jokers;
+  WildCount fewest{wilds + jokers, 0};
+  for (int i = 0; i < wilds; ++i) fewest.lesser += rules.is_lesser_wild(fixed_wilds[i]);
+  if (rules.wild_as_itself != WildAsItself::Natural) return fewest;
   for (unsigned itself = 1; itself < (1u << wilds); ++itself) {
     int held[3];
     int n = 0;
+    WildCount standing{jokers, 0};
     for (int i = 0; i < count; ++i) held[n++] = naturals[i];
     for (int i = 0; i < wilds; ++i) {
-      if ((itself >> i) & 1u) held[n++] = fixed_wilds[i];
+      if ((itself >> i) & 1u) {
+        held[n++] = fixed_wilds[i];
+      } else {
+        ++standing.wilds;
+        standing.lesser += rules.is_lesser_wild(fixed_wilds[i]);
+      }
     }
     std::sort(held, held + n);  // WildSubstitution's memo is keyed by sorted cards
     const std::uint32_t reached = n == 3 ? score(rules, natural_value(rules, held[0], held[1], held[2]))
                                          : wild.best(held, n).score;
-    if (reached == best) fewest = std::min(fewest, 3 - n);
+    if (reached == best && standing < fewest) fewest = standing;
   }
   return fewest;
+}
+
+// Whether the wild ties decide between equal hands of this shape.
+bool wild_ties_count(const RulesConfig& rules, NaturalValue shape) {
+  switch (rules.wild_ties) {
+    case WildTies::NaturalWins: return true;
+    case WildTies::NaturalPrials: return category_of(shape) == Category::Prial;
+    case WildTies::Equal: return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -160,8 +187,6 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
   wilds_.resize(slots);
 
   WildSubstitution wild(rules_);
-  const bool natural_wins = rules_.wild_ties == WildTies::NaturalWins;
-  const bool as_itself_natural = rules_.wild_as_itself == WildAsItself::Natural;
   std::vector<std::uint64_t> keys(slots);
   for (int c2 = 2; c2 < n; ++c2) {
     for (int c1 = 1; c1 < c2; ++c1) {
@@ -178,14 +203,17 @@ ThreeCardTable::ThreeCardTable(const RulesConfig& rules) : rules_(rules) {
         } else {
           best = wild.best(naturals, count);
         }
-        int wilds = 3 - count;
-        if (as_itself_natural && wilds > 0) wilds = wilds_standing_for_others(wild, {c0, c1, c2}, best.score, rules_);
+        const WildCount wilds =
+            count == 3 ? WildCount{} : wilds_standing_for_others(wild, {c0, c1, c2}, best.score, rules_);
         shape_[slot] = best.shape;
-        wilds_[slot] = static_cast<std::uint8_t>(wilds);
-        // Under natural_wins, fewer wild cards break a tie in the hand made;
-        // then, under a suit order, the suits.
-        keys[slot] = (((static_cast<std::uint64_t>(best.score) << 2) |
-                       static_cast<std::uint64_t>(natural_wins ? 3 - wilds : 0)) << 6) |
+        wilds_[slot] = static_cast<std::uint8_t>(wilds.wilds);
+        // Where the wild ties count, fewer wild cards break a tie in the
+        // hand made, then fewer lesser wild cards; then, under a suit order,
+        // the suits.
+        const bool ties = wild_ties_count(rules_, best.shape);
+        const auto naturalness = static_cast<std::uint64_t>(ties ? 3 - wilds.wilds : 0);
+        const auto greater = static_cast<std::uint64_t>(ties ? 3 - wilds.lesser : 0);
+        keys[slot] = (((((static_cast<std::uint64_t>(best.score) << 2) | naturalness) << 2) | greater) << 6) |
                      best.suits;
       }
     }

@@ -31,6 +31,7 @@ class TopPrial(enum.IntEnum):
 class WildTies(enum.IntEnum):
     natural_wins: ClassVar[WildTies]
     equal: ClassVar[WildTies]
+    natural_prials: ClassVar[WildTies]
 
 class WildAsItself(enum.IntEnum):
     wild: ClassVar[WildAsItself]
@@ -53,6 +54,8 @@ class RulesConfig:
         wild_ties: WildTies,
         wild_as_itself: WildAsItself,
         suit_rank: Sequence[int],
+        runs_and_flushes: bool = True,
+        lesser_wild_mask: int = 0,
     ) -> None: ...
 
 Cards = str | Sequence[int]
@@ -309,6 +312,13 @@ class Table:
         agreed_showdown: bool,
         cover: bool,
         retain_blind: int,
+        draw: bool = False,
+        small_blind: int = 1,
+        big_blind: int = 2,
+        first_bet: int = 4,
+        blind_raise: bool = True,
+        blind_rounds: int = 2,
+        second_from_small_blind: bool = False,
     ) -> None: ...
 
 class TableDeal:
@@ -324,6 +334,7 @@ class TableDeal:
         sitting_out: list[int] = ...,
         retained: int = -1,
         second: list[int] | None = None,
+        stub: list[int] | None = None,
     ) -> TableDeal: ...
     def legal(self) -> tuple[Any, ...]: ...
     def act(self, seat: int, kind: str, amount: int | None, discards: list[int]) -> TableDeal: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, cast
 
 from ._core import MAX_JOKERS, RulesConfig, format_cards, parse_cards
 from ._core import AceTwoThree as NativeAceTwoThree
@@ -14,17 +14,25 @@ from ._core import WildAsItself as NativeWildAsItself
 from ._core import WildTies as NativeWildTies
 from .errors import ConfigurationError, InvalidHandError
 
-Preset = Literal["brag", "teen_patti", "three_card_poker"]
+Preset = Literal["brag", "teen_patti", "three_card_poker", "classic"]
 AceTwoThree = Literal["top", "second", "bottom"]
 TopPrial = Literal["three", "ace"]
-WildTies = Literal["natural_wins", "equal"]
+WildTies = Literal["natural_wins", "equal", "natural_prials"]
 WildAsItself = Literal["wild", "natural"]
 WildSpec = Union[str, Iterable[Union[int, str]], None]
 
+# Each preset's defaults.  ``runs_and_flushes`` False: runs and flushes
+# count as high cards (classic Brag, whose ace-two-three has nothing to
+# place); ``wild``: the wild cards when ``wild`` is not given.
 PRESETS: dict[str, dict[str, object]] = {
-    "brag": {"ace_two_three": "top", "top_prial": "three", "running_flush_over_prial": False},
-    "teen_patti": {"ace_two_three": "second", "top_prial": "ace", "running_flush_over_prial": False},
-    "three_card_poker": {"ace_two_three": "bottom", "top_prial": "ace", "running_flush_over_prial": True},
+    "brag": {"ace_two_three": "top", "top_prial": "three", "running_flush_over_prial": False,
+             "runs_and_flushes": True, "wild": None},
+    "teen_patti": {"ace_two_three": "second", "top_prial": "ace", "running_flush_over_prial": False,
+                   "runs_and_flushes": True, "wild": None},
+    "three_card_poker": {"ace_two_three": "bottom", "top_prial": "ace", "running_flush_over_prial": True,
+                         "runs_and_flushes": True, "wild": None},
+    "classic": {"ace_two_three": "top", "top_prial": "ace", "running_flush_over_prial": False,
+                "runs_and_flushes": False, "wild": "bragger"},
 }
 
 _RANKS = "23456789TJQKA"
@@ -41,7 +49,15 @@ WILD_PRESETS: dict[str, frozenset[int]] = {
     "suicide_king": frozenset({11 * 4 + 2}),  # Kh
     "ak47": _all_suits("A", "K", "4", "7"),
     "jokers": frozenset(),  # only the jokers, which are always wild
+    "none": frozenset(),  # no wild cards, whatever the preset's
+    # The braggers of classic Brag (docs/rules.md, "Classic Brag"):
+    "bragger": frozenset({9 * 4}),  # Jc
+    "bragger_nine": frozenset({9 * 4, 7 * 4 + 1}),  # Jc 9d
+    "bragger_jacks": frozenset({9 * 4, 9 * 4 + 1}),  # Jc, and Jd the lesser
+    "bragger_ace_nine": frozenset({12 * 4 + 1, 9 * 4, 7 * 4 + 1}),  # Ad Jc 9d
 }
+# The wild cards of a wild-card preset that lose an equal tie to its others.
+LESSER_WILDS: dict[str, frozenset[int]] = {"bragger_jacks": frozenset({9 * 4 + 1})}  # Jd
 
 # Each option's native enum; its member names are the option's choices, in
 # the core's order.
@@ -72,8 +88,10 @@ class Rules:
 
     Options left as ``None`` take the preset's value.  ``wild`` is a preset
     name (``deuces``, ``black_deuces``, ``one_eyed_jacks``, ``suicide_king``,
-    ``ak47``, ``jokers``), card text ("2c 2s") or card indices; jokers
-    (52..54) are always wild.  ``wild="jokers"`` implies one joker unless
+    ``ak47``, ``jokers``, the braggers ``bragger``, ``bragger_nine``,
+    ``bragger_jacks``, ``bragger_ace_nine``, or ``none``), card text
+    ("2c 2s") or card indices; ``None``: the preset's (the jack of clubs
+    under ``classic``, else none); jokers (52..54) are always wild.  ``wild="jokers"`` implies one joker unless
     ``jokers`` says otherwise.  ``wild_as_itself``: whether a wild card
     standing for itself counts as natural in the wild ties.  ``suit_order``:
     the four suits highest first (``"shdc"``) to break ties that are
@@ -91,6 +109,8 @@ class Rules:
     suit_order: str | None = None
     running_flush_over_prial: bool = field(init=False, default=False, repr=False)
     wild_cards: frozenset[int] = field(init=False, default=frozenset(), repr=False)
+    lesser_wild_cards: frozenset[int] = field(init=False, default=frozenset(), repr=False)
+    runs_and_flushes: bool = field(init=False, default=True, repr=False)
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
@@ -100,11 +120,14 @@ class Rules:
         set_(self, "ace_two_three", self.ace_two_three or defaults["ace_two_three"])
         set_(self, "top_prial", self.top_prial or defaults["top_prial"])
         set_(self, "running_flush_over_prial", defaults["running_flush_over_prial"])
+        set_(self, "runs_and_flushes", defaults["runs_and_flushes"])
         for option in _CHOICES:
             _choice(option, getattr(self, option))
         if not isinstance(self.lowball, bool):
             raise ConfigurationError(f"lowball must be True or False; got {self.lowball!r}")
-        wild_name, wild_cards = _resolve_wild(self.wild)
+        wild_name, wild_cards = _resolve_wild(cast(WildSpec, defaults["wild"]) if self.wild is None else self.wild)
+        if wild_name == "none" and defaults["wild"] is None:
+            wild_name = None  # the same ruleset as no wild given
         jokers = self.jokers
         if jokers is None:
             jokers = 1 if wild_name == "jokers" else 0
@@ -120,6 +143,7 @@ class Rules:
         set_(self, "jokers", jokers)
         set_(self, "wild", wild_name)
         set_(self, "wild_cards", frozenset(c for c in wild_cards if c < 52))
+        set_(self, "lesser_wild_cards", LESSER_WILDS.get(str(wild_name), frozenset()))
         set_(self, "suit_order", _suit_order(self.suit_order))
 
     @property
@@ -131,9 +155,7 @@ class Rules:
         return card >= 52 or card in self.wild_cards
 
     def _config(self) -> RulesConfig:
-        mask = 0
-        for card in self.wild_cards:
-            mask |= 1 << card
+        mask = sum(1 << card for card in self.wild_cards)
         return RulesConfig(
             ace_two_three=_choice("ace_two_three", str(self.ace_two_three)),
             top_prial=_choice("top_prial", str(self.top_prial)),
@@ -144,13 +166,17 @@ class Rules:
             wild_ties=_choice("wild_ties", self.wild_ties),
             wild_as_itself=_choice("wild_as_itself", self.wild_as_itself),
             suit_rank=[0] * 4 if self.suit_order is None else [3 - self.suit_order.index(s) for s in SUITS],
+            runs_and_flushes=self.runs_and_flushes,
+            lesser_wild_mask=sum(1 << card for card in self.lesser_wild_cards),
         )
 
 
 def with_preset(base: Rules, preset: str) -> Rules:
     """``base`` under another preset (a log row's ``game``): the preset's
-    own ace-two-three and top prial, every other option of ``base`` kept."""
-    return Rules(preset=preset, lowball=base.lowball, wild=base.wild, jokers=base.jokers, wild_ties=base.wild_ties,
+    own ace-two-three and top prial, and its own wild cards where ``base``
+    kept its preset's; every other option of ``base`` kept."""
+    wild = None if base.wild == PRESETS[base.preset]["wild"] else base.wild
+    return Rules(preset=preset, lowball=base.lowball, wild=wild, jokers=base.jokers, wild_ties=base.wild_ties,
                  wild_as_itself=base.wild_as_itself, suit_order=base.suit_order)
 
 

@@ -34,7 +34,9 @@ def single_calls(ev: prial.Evaluator, hands: np.ndarray) -> list[int]:
 # Without wild cards the AVX-512 kernel reads a by-rank copy of the table;
 # with them (and jokers) it uses the slots like the other kernels.
 RULESETS = [Rules(), Rules(preset="teen_patti"), Rules(preset="three_card_poker", lowball=True),
-            Rules(ace_two_three="bottom", top_prial="ace"), Rules(jokers=3), Rules(wild="one_eyed_jacks")]
+            Rules(ace_two_three="bottom", top_prial="ace"), Rules(jokers=3), Rules(wild="one_eyed_jacks"),
+            Rules(preset="classic"), Rules(preset="classic", wild="none"),
+            Rules(preset="classic", wild="bragger_jacks", wild_ties="natural_prials")]
 
 
 @pytest.mark.parametrize("rules", RULESETS, ids=repr)

@@ -24,7 +24,9 @@ inline constexpr int kCategories = 6;
 
 enum class AceTwoThree : std::uint8_t { Top, Second, Bottom };
 enum class TopPrial : std::uint8_t { Three, Ace };
-enum class WildTies : std::uint8_t { NaturalWins, Equal };
+// NaturalPrials: fewer wild cards win only between equal prials (an equal
+// pair made with a wild card ties the natural one).
+enum class WildTies : std::uint8_t { NaturalWins, Equal, NaturalPrials };
 // A wild card that stands for itself (its own rank and suit): still wild,
 // or natural for the wild ties (a joker is never natural).
 enum class WildAsItself : std::uint8_t { Wild, Natural };
@@ -36,7 +38,13 @@ struct RulesConfig {
   TopPrial top_prial = TopPrial::Three;
   bool running_flush_over_prial = false;  // Three Card Poker's category order
   bool lowball = false;                    // Muflis: the whole order reversed
+  // Classic Brag counts only prials and pairs: false makes every run, flush
+  // and running flush a high card.
+  bool runs_and_flushes = true;
   std::uint64_t wild_mask = 0;             // bit i: card i is wild (0..51); jokers always are
+  // Wild cards of wild_mask that, where the wild ties count, lose to the
+  // others: of two equal hands with as many wild cards, fewer of these win.
+  std::uint64_t lesser_wild_mask = 0;
   int jokers = 0;                          // 0..3 jokers in the pack (52, 53, 54)
   WildTies wild_ties = WildTies::NaturalWins;
   WildAsItself wild_as_itself = WildAsItself::Wild;
@@ -51,6 +59,9 @@ struct RulesConfig {
     return card >= kFirstJoker || ((wild_mask >> card) & 1u) != 0;
   }
   bool has_wilds() const noexcept { return jokers > 0 || wild_mask != 0; }
+  bool is_lesser_wild(int card) const noexcept {
+    return card < kStandardPack && ((lesser_wild_mask >> card) & 1u) != 0;
+  }
 
   // Throws InvalidHand on an impossible combination (e.g. jokers > 3).
   void validate() const;

@@ -1,6 +1,8 @@
 // The betting table (docs/rules.md, "10. The betting"): one deal of Brag,
-// four- or five-card Brag or Teen Patti as a compact state and one
-// transition function over it, from the ante to the pot.
+// four- or five-card Brag, Teen Patti or draw Brag as a compact state and
+// one transition function over it, from the ante to the pot.  Draw Brag's
+// poker-style betting is a second structure of the same machine, its
+// rules in table_draw.cpp.
 //
 // A DealState is plain data (no pointers, no heap), so it is copied to
 // branch, stored in arrays for batches, and compared byte for byte.  Every
@@ -41,8 +43,9 @@ inline constexpr Card kUnknownCard = 0xFF;
 
 enum class Kind : std::uint8_t {
   Look, Discard, Stake, See, Fold, Cover, Sideshow, Accept, Decline, AgreeShowdown,
+  Check, Call, Raise, Draw,  // draw Brag's
 };
-inline constexpr int kKinds = 10;
+inline constexpr int kKinds = 14;
 const char* kind_name(Kind kind) noexcept;
 
 // Why an action is refused, checked in this order (the first that applies).
@@ -78,8 +81,19 @@ enum class Code : std::uint8_t {
   CoverCanPay,
   AgreeNotAllowed,
   AgreeNeedsThree,
+  // Draw Brag's, checked after the first six above.
+  CheckFacingBet,
+  NothingToCall,
+  RaiseCap,
+  BlindNoRaise,
+  MustDraw,
+  NoDraw,
+  DrawCount,
+  DrawNotHeld,
+  DrawBlind,
+  WrongPrice,
 };
-inline constexpr int kCodes = 31;
+inline constexpr int kCodes = 41;
 // The stable name of a code ("see_blind_man"), as Python's
 // IllegalActionError.code and gRPC's ErrorInfo.reason give it.
 const char* code_name(Code code) noexcept;
@@ -90,6 +104,10 @@ const char* code_rule(Code code) noexcept;
 // (No), or it stays and that player may keep the hand beside one dealt
 // blind (Blind) or face up (FaceUp), which every other player must beat.
 enum class Retain : std::uint8_t { No, Blind, FaceUp };
+
+// The betting structure: Brag's stakes and sees, or draw Brag's blinds,
+// fixed-limit rounds and a draw between them.
+enum class Structure : std::uint8_t { Brag, Draw };
 
 // A resolved TableRules: every default already applied.
 struct TableConfig {
@@ -108,6 +126,15 @@ struct TableConfig {
   bool agreed_showdown = true;
   bool cover = true;
   Retain retain_blind = Retain::No;  // everyone folding to a blind player leaves the pot for the next deal
+  // Draw Brag only (Structure::Draw); the Brag options above other than
+  // cards and ante are then unused.
+  Structure structure = Structure::Brag;
+  Chips small_blind = 1;
+  Chips big_blind = 2;
+  Chips first_bet = 4;                   // the first round's bets and raises; the second's are twice it
+  bool blind_raise = true;               // a blind player may raise
+  int blind_rounds = 2;                  // the rounds a blind player calls for half price in (1 or 2)
+  bool second_from_small_blind = false;  // the second round opens at the small blind, not after the big
 };
 
 // A table: its config and the ruleset's tables hands are valued by.
@@ -150,6 +177,12 @@ struct PlayerState {
   bool deciding = false;
   bool second_known = false;
   std::array<Card, 5> second{};
+  // Draw Brag: the bet this player has matched in the current round (open
+  // terms: a blind call at half price matches the whole bet), whether they
+  // have acted since the last raise, and whether they have drawn.
+  Chips level = 0;
+  bool acted = false;
+  bool drawn = false;
 };
 
 struct Pot {
@@ -180,6 +213,17 @@ struct DealState {
   std::array<std::uint32_t, kMaxPots> pot_winners{};  // once over: seats (bits) taking each pot
   std::array<Chips, kMaxSeats> payouts{};              // once over: chips each seat receives
   std::array<PlayerState, kMaxSeats> seat{};
+  // Draw Brag: the round (1 first betting, 2 the draw, 3 second betting;
+  // 0 at other tables), the bet to match in it, its raises, the big
+  // blind's seat, and the cards left for the draw, top first (stub_size 0:
+  // unknown, and a hand that draws becomes unknown).
+  std::uint8_t round = 0;
+  std::uint8_t raises = 0;
+  std::uint8_t big_blind_seat = kNobody;
+  std::uint8_t stub_size = 0;
+  std::uint8_t stub_next = 0;
+  Chips bet = 0;
+  std::array<Card, kMaxPack> stub{};
 
   std::uint32_t all_seats() const noexcept { return (std::uint32_t{1} << players) - 1; }
   bool in(int i) const noexcept { return seat[i].status == Status::Blind || seat[i].status == Status::Open; }
@@ -199,11 +243,12 @@ struct Move {
   std::uint8_t player = kNobody;
   Chips amount = kNoAmount;
   std::uint8_t ndiscards = 0;
-  std::array<Card, 2> discards{};
+  std::array<Card, 3> discards{};  // two at most but for a draw
 };
 
 // An action the player to act may take: a stake's least and most (most
-// kNoLimit: unbounded), a see's or cover's price in `least`.
+// kNoLimit: unbounded), a see's, cover's, call's or raise's price in
+// `least`, a draw's fewest and most cards.
 struct Legal {
   Kind kind;
   Chips least = 0;
@@ -218,6 +263,9 @@ enum class EventKind : std::uint8_t {
   Stays,   // the pot stays for the next deal
   Show,    // `player`'s hand shown to the seats of `to` (`amount` 1: the hand dealt face up)
   Win,     // `player` takes `amount` of pot `pot`
+  Blind,   // draw Brag: `player` posts a blind of `amount`
+  Check, Call, Raise,
+  Draw,    // `player` draws `amount` cards
 };
 const char* event_name(EventKind kind) noexcept;
 
@@ -241,9 +289,12 @@ struct Setup {
   std::uint32_t sitting_out = 0;  // seats (bits) not dealt in
   int retained = -1;              // the seat keeping its blind hand, if any
   const Card* second = nullptr;   // that hand (config.cards cards, or unknown)
+  const Card* stub = nullptr;     // draw Brag: the cards left for the draw, top first
+  int stub_size = 0;              // (0: unknown)
 };
 
-// Throws InvalidHand unless the table seats `players` players.
+// Throws InvalidHand unless the table seats `players` players (draw Brag:
+// as many as the pack deals six cards to, three and three drawn).
 void check_players(const Table& table, int players);
 
 // Antes, sits out players short of the ante, and starts the betting.
@@ -286,13 +337,15 @@ namespace prial::table {
 // Many seeded deals played natively, a policy per seat:
 //  - Random: each turn an action uniform among the legal ones; a stake's
 //    amount uniform from its least to its most (to four times the least
-//    when unbounded); discards uniform.
+//    when unbounded); discards uniform (a draw: its count uniform, then
+//    the cards).
 //  - Threshold(q): looks at its first turn and keeps its best three; then,
 //    while its hand's percentile (the share of all three-card hands of the
 //    ruleset it beats, by its kept three) is at least q, sees when it may
 //    and stakes the least otherwise; below q it folds.  It never agrees to
 //    a showdown, asks for a sideshow or declines one; it covers when it
-//    must.
+//    must.  At draw Brag: at or above q it stands pat and checks or calls,
+//    below q it draws three and checks or folds; it never raises.
 // Deal d is dealt from the pack of seed + d (the seed-to-pack algorithm)
 // with the dealer at seat d mod players; every player starts each deal
 // with `stack` chips (kNoLimit: no stacks).  Out, per deal: each seat's

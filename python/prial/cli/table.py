@@ -36,7 +36,7 @@ EPILOG = (
 # the dataclass field itself.
 OPTION_HELP = {
     "game": "the game, which sets the defaults below (default brag)",
-    "ante": "chips each player antes, Teen Patti's boot (default 1)",
+    "ante": "chips each player antes, Teen Patti's boot (default 1; draw_brag: 0)",
     "min_stake": "the stake S a deal starts at (default 1; teen_patti: twice the ante)",
     "max_stake": "the most an open stake may be (a blind one: half of it, rounded up)",
     "raise_limit": "how much S may grow in one stake: chips, or 'double' (default none; teen_patti: double)",
@@ -52,11 +52,20 @@ OPTION_HELP = {
                     "face_up: beside a second hand dealt face up, which every other player must beat or fold",
     "shuffle": "when the pack is shuffled between deals: every_deal (default), or after_prial, the traditional "
                "way",
+    "small_blind": "draw_brag: the small blind, posted by the player left of the dealer (default 1)",
+    "big_blind": "draw_brag: the big blind, posted by the next player (default twice the small blind)",
+    "first_bet": "draw_brag: the first round's bets and raises, the second's being twice it (default twice the "
+                 "big blind, as pagat; playbrag: the big blind)",
+    "blind_raise": "draw_brag: whether a player who has not looked may raise (default yes; playbrag: no)",
+    "blind_rounds": "draw_brag: the rounds a player who has not looked calls for half price in, 2 (default) or 1 "
+                    "(playbrag: the first only)",
+    "second_from_small_blind": "draw_brag: the second round opens at the small blind, not after the big blind "
+                               "(playbrag)",
 }
 
 
 # Options that count something other than chips.
-COUNTS = ("blind_turns", "see_cost")
+COUNTS = ("blind_turns", "see_cost", "blind_rounds")
 
 
 def chips_or(words: tuple[str, ...]) -> Callable[[str], int | str]:

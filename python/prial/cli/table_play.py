@@ -41,7 +41,15 @@ def bot_action(deal: Deal, threshold: float) -> Action:
         cards = deal.view(player).cards[player]
         return Action("discard", discards=tuple(evaluator_for(deal.table.rules).best_of(list(cards)).discarded))
     share = strength(deal, player)
-    if share is not None and share >= threshold:
+    strong = share is not None and share >= threshold
+    if "draw" in legal or "check" in legal or "call" in legal:
+        # Draw Brag: stand pat and call (or check) with a strong hand; draw
+        # three and check, or fold to a bet, with a weak one.
+        if "draw" in legal:
+            cards = deal.view(player).cards.get(player, ())
+            return Action("draw", discards=() if strong else tuple(cards))
+        return Action("check" if "check" in legal else "call" if strong and "call" in legal else "fold")
+    if strong:
         if "see" in legal:
             return Action("see")
         if "stake" in legal:

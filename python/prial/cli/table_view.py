@@ -15,8 +15,11 @@ from .common import Table
 
 # Kinds that take an amount of chips when submitted (a see's is optional and
 # must be its price); a stake or sideshow given without one is the least.
-AMOUNT_KINDS = ("stake", "sideshow", "see")
-_SYNTAX = {"stake": "stake N (stake alone: the least)", "sideshow": "sideshow N", "discard": "discard CARDS"}
+AMOUNT_KINDS = ("stake", "sideshow", "see", "call", "raise")
+# Kinds followed by cards: a discard, and draw Brag's draw (alone: stand pat).
+CARD_KINDS = ("discard", "draw")
+_SYNTAX = {"stake": "stake N (stake alone: the least)", "sideshow": "sideshow N", "discard": "discard CARDS",
+           "draw": "draw [CARDS]"}
 
 
 def kinds_text() -> str:
@@ -37,7 +40,7 @@ def parse_action(text: str) -> tuple[str | None, str, int | None, str | None]:
     if not words:
         raise InvalidHandError("no kind of action (look, stake 2, fold, see ...)", field="actions")
     kind, extra = words[0], words[1:]
-    if kind == "discard":
+    if kind in CARD_KINDS:
         return player or None, kind, None, " ".join(extra)
     if len(extra) > 1 or (extra and kind not in AMOUNT_KINDS):
         takes = "takes at most one amount" if kind in AMOUNT_KINDS else "takes no amount"
@@ -80,10 +83,12 @@ def legal_text(action: Action, discards: int) -> str:
         if action.most == action.least:
             return f"{action.kind} {action.least}"
         return f"{action.kind} {action.least} to {action.most}"
-    if action.kind == "see" and action.amount is not None:
-        return f"see {action.amount}"
+    if action.kind in ("see", "call", "raise") and action.amount is not None:
+        return f"{action.kind} {action.amount}"
     if action.kind == "discard":
         return f"discard {discards} card{'s' if discards > 1 else ''}"
+    if action.kind == "draw":
+        return f"draw {action.least} to {action.most} cards" if action.most else "draw (stand pat)"
     return action.kind
 
 

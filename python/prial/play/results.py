@@ -160,6 +160,53 @@ class CrashResult(_ToDict):
     voided_by: str | None = None
 
 
+# ---- nine-, seven- and six-card Brag ----
+
+@dataclass(frozen=True)
+class PartitionGameSet(_ToDict):
+    """One set (position) of a nine-, seven- or six-card Brag deal."""
+
+    index: int  # 0 = first hands
+    pot: int  # the set's own antes (nine-card Brag), else 0
+    winner: str | None
+    stick_up: bool  # a tie for best: nobody wins the set
+    contenders: tuple[str, ...]  # players who did not foul
+    best: str | None  # description of the best hand
+    reason: str = ""  # in words: "a takes 3: Prial of aces", "stick-up: a and b hold ...; 3 carried"
+
+
+@dataclass(frozen=True)
+class PartitionGamePlayerResult(_ToDict):
+    id: str
+    hands: tuple[str, ...]  # descriptions, in the order laid down
+    fouled: bool
+    foul: str | None  # why, in words
+    sets_won: tuple[int, ...]
+    staked: int  # chips the player anted this deal
+    paid: int  # chips paid to the player
+    net: int  # paid - staked
+
+
+@dataclass(frozen=True)
+class PartitionGameResult(_ToDict):
+    """A deal settled in chips.
+
+    ``pot``: the main pot, the carried chips (``carry_in``) and one ante
+    from each player; it goes to ``pot_winner``, the player who won every
+    set, if there is one.  ``carry_out``: the chips nobody won, brought to
+    the next deal.  ``nets`` add up to ``carry_in - carry_out``.
+    """
+
+    game: str  # "nine_card" | "seven_card" | "six_card"
+    sets: tuple[PartitionGameSet, ...]
+    players: tuple[PartitionGamePlayerResult, ...]
+    nets: Mapping[str, int]
+    carry_in: int
+    pot: int
+    pot_winner: str | None
+    carry_out: int
+
+
 # ---- casino settlement ----
 
 @dataclass(frozen=True)

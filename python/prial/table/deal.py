@@ -16,7 +16,7 @@ from .between import next_deal
 from .carried import CARRIED_KEYS, Carried
 from .inputs import _int, _players
 from .records import Action, DealResult, Event, Pot, PotResult, Seat, View
-from .rules import TableRules
+from .rules import DRAW_GAME, TableRules
 
 table_register_types(Action, IllegalActionError)
 
@@ -37,7 +37,8 @@ class Deal:
     """One deal, from the antes to the pot.  Make one with :meth:`start`;
     :meth:`act` returns the next deal and leaves this one as it is."""
 
-    __slots__ = ("table", "players", "dealer", "_native", "_seed", "_cards", "_stacks", "_seat_of", "_legal", "_setup")
+    __slots__ = ("table", "players", "dealer", "_native", "_seed", "_cards", "_stacks", "_seat_of", "_legal", "_setup",
+                 "_stub")
 
     table: TableRules
     players: tuple[str, ...]
@@ -49,14 +50,17 @@ class Deal:
     @classmethod
     def start(cls, table: TableRules, players: Sequence[str], cards: Sequence[CardsLike | None] | None = None,
               seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None, *,
-              carried: Mapping[str, Any] | None = None) -> Deal:
+              carried: Mapping[str, Any] | None = None, stub: CardsLike | None = None) -> Deal:
         """The deal after the antes.  ``cards``: each player's hand (text or
         indices; None for a hand not known), or None to deal from ``seed``
         (a random seed when that is None too).  ``stacks``: each player's
         chips, or None to play without stacks.  ``carried``: what the deal
         carries from the one before, as :meth:`to_dict` writes it (``pot``,
         ``retained``, ``sitting_out``, ``pack``, ``pack_seed``), for a
-        backend that keeps deals as data between calls."""
+        backend that keeps deals as data between calls.  ``stub`` (draw
+        Brag, with ``cards``): the cards the draw deals from, top first;
+        without it, cards drawn are unknown (a seeded deal draws from the
+        rest of its pack)."""
         if not isinstance(table, TableRules):
             raise InvalidHandError(f"table must be a prial.TableRules; got {table!r}", field="table")
         names = _players(players)
@@ -81,19 +85,22 @@ class Deal:
                 raise InvalidHandError(f"stacks must be a stack per player; got {stacks!r}", field="stacks")
             chips = [_int("stacks", s, 0, 2**53 + 1) for s in stacks]
         setup = Carried() if carried is None else Carried.from_dict(carried, names)
-        return cls._begin(table, names, hands, seed, dealer, chips, setup)
+        return cls._begin(table, names, hands, seed, dealer, chips, setup,
+                          None if stub is None else tuple(cards_of(stub, "stub")))
 
     @classmethod
     def _begin(cls, table: TableRules, names: tuple[str, ...], hands: list[list[int] | None] | None,
-               seed: int | None, dealer: int, chips: list[int] | None, carried: Carried) -> Deal:
+               seed: int | None, dealer: int, chips: list[int] | None, carried: Carried,
+               stub: tuple[int, ...] | None = None) -> Deal:
         retained = -1 if carried.retained is None else names.index(carried.retained)
         sitting_out = [names.index(name) for name in carried.sitting_out]
         native = TableDeal.start(table._native, list(names), hands, seed or 0, dealer, chips, carried.pot,
-                                 sitting_out, retained, carried.retained_cards)
+                                 sitting_out, retained, carried.retained_cards,
+                                 None if stub is None else list(stub))
         deal = object.__new__(cls)
         deal.table, deal.players, deal.dealer = table, names, dealer
         deal._native, deal._seed, deal._cards, deal._stacks = native, seed, hands, chips
-        deal._setup = carried
+        deal._setup, deal._stub = carried, stub
         deal._seat_of = {name: i for i, name in enumerate(names)}
         deal._legal = None
         return deal
@@ -102,7 +109,7 @@ class Deal:
         deal = object.__new__(Deal)
         deal.table, deal.players, deal.dealer = self.table, self.players, self.dealer
         deal._native, deal._seed, deal._cards, deal._stacks = native, self._seed, self._cards, self._stacks
-        deal._seat_of, deal._setup = self._seat_of, self._setup
+        deal._seat_of, deal._setup, deal._stub = self._seat_of, self._setup, self._stub
         deal._legal = None
         return deal
 
@@ -246,8 +253,11 @@ class Deal:
 
     def _reason(self, ending: str, pots: tuple[PotResult, ...]) -> str:
         live = pots[-1]
+        # Draw Brag's betting ends at a showdown nobody has to agree to.
+        at = "the showdown after the second round" if self.table.game == DRAW_GAME and ending == "showdown" \
+            else _ENDINGS[ending]
         text = f"{' and '.join(repr(w) for w in live.winners)} {'win' if len(live.winners) > 1 else 'wins'} " \
-               f"the pot of {live.amount} at {_ENDINGS[ending]}"
+               f"the pot of {live.amount} at {at}"
         if ending == "see":
             seer = self.players[self._native.seer]
             text += f" ({seer!r} saw and {'won' if live.winners == (seer,) else 'lost'})"
@@ -294,7 +304,9 @@ class Deal:
                 continue
             if hand is not None:
                 cards[name] = tuple(hand)
-        history = tuple(a if a.kind != "discard" or a.player == player else a._replace(discards=())
+        # Which cards another player discarded stays hidden; how many they
+        # drew is public (a draw's amount).
+        history = tuple(a if a.kind not in ("discard", "draw") or a.player == player else a._replace(discards=())
                         for a in self._native.history())
         mine = player is not None and self.to_act == player
         return View(player, self.to_act, self.stake, self.pots, self.seats, history, cards,
@@ -309,6 +321,8 @@ class Deal:
                                 "players": list(self.players), "dealer": self.dealer, "stacks": self._stacks}
         if self._cards is not None:
             data["cards"] = self._cards
+            if self._stub is not None:
+                data["stub"] = list(self._stub)
         else:
             data["seed"] = self._seed
             data["pack_version"] = PACK_VERSION
@@ -336,7 +350,7 @@ class Deal:
                                    f"(this prial deals version {PACK_VERSION})", field="pack_version")
         deal = cls.start(TableRules.from_dict(data.get("table")), data.get("players"), cards=data.get("cards"),
                          seed=data.get("seed"), dealer=data.get("dealer", 0), stacks=data.get("stacks"),
-                         carried={key: data[key] for key in CARRIED_KEYS if key in data})
+                         carried={key: data[key] for key in CARRIED_KEYS if key in data}, stub=data.get("stub"))
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise InvalidHandError("actions must be a list", field="actions")
@@ -358,8 +372,8 @@ class Deal:
         if not isinstance(other, Deal):
             return NotImplemented
         return (self.table, self.players, self.dealer, self._seed, self._cards, self._stacks, self._setup,
-                self.history) == (other.table, other.players, other.dealer, other._seed, other._cards,
-                                  other._stacks, other._setup, other.history)
+                self._stub, self.history) == (other.table, other.players, other.dealer, other._seed, other._cards,
+                                              other._stacks, other._setup, other._stub, other.history)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -28,10 +28,10 @@ FORMAT = "prial.history"
 VERSION = 1
 SCHEMA = Path(__file__).with_name("history.schema.json")
 _KEYS = ("format", "version", "deal_id", "table_id", "started", "table", "rules_ref", "dealer", "players", "cards",
-         "seed", "carried", "actions", "rake", "outcome")
-# The kinds whose chips a record gives (a stake's or sideshow's choice, a
-# see's or cover's price).
-_PRICED = ("stake", "sideshow", "see", "cover")
+         "seed", "stub", "carried", "actions", "rake", "outcome")
+# The kinds whose amount a record gives (a stake's or sideshow's choice, a
+# see's, cover's, call's or raise's price, a draw's count of cards).
+_PRICED = ("stake", "sideshow", "see", "cover", "call", "raise", "draw")
 
 
 class Outcome(NamedTuple):
@@ -59,11 +59,12 @@ class History(NamedTuple):
     times: tuple[str | None, ...]
     rake: tuple[int, ...]
     outcome: Outcome | None
+    stub: tuple[int, ...] | None = None  # draw Brag with cards: the cards the draw dealt from
 
     def start(self) -> Deal:
         """The deal before its first action."""
         return Deal.start(self.table, self.players, cards=self.cards, seed=self.seed, dealer=self.dealer,
-                          stacks=self.stacks, carried=self.carried or None)
+                          stacks=self.stacks, carried=self.carried or None, stub=self.stub)
 
 
 def to_record(deal: Deal, *, deal_id: str, table_id: str | None = None, started: str | datetime | None = None,
@@ -85,6 +86,8 @@ def to_record(deal: Deal, *, deal_id: str, table_id: str | None = None, started:
     record["players"] = _player_entries(deal.players, stacks)
     if "cards" in data:
         record["cards"] = [None if hand is None else format_cards(hand) for hand in data["cards"]]
+        if "stub" in data:
+            record["stub"] = format_cards(data["stub"])
     else:
         record["seed"] = data["seed"]
     carried = {key: data[key] for key in CARRIED_KEYS if key in data}
@@ -118,6 +121,8 @@ def record_of(history: History, *, rules_ref: str | None = None) -> dict[str, An
         record["seed"] = history.seed
     elif history.cards is not None and any(hand is not None for hand in history.cards):
         record["cards"] = [None if hand is None else format_cards(hand) for hand in history.cards]
+    if history.stub is not None:
+        record["stub"] = format_cards(history.stub)
     if history.carried:
         record["carried"] = dict(history.carried)
     record["actions"] = [_action_entry(action, time, True) for action, time in zip(history.actions, history.times)]
@@ -188,8 +193,9 @@ def read_record(record: Mapping[str, Any], tables: Mapping[str, TableRules] | No
     if not isinstance(rake, list):
         raise InvalidHandError("rake must list the chips taken from each pot, oldest first", field="rake")
     rake_chips = tuple(_whole(r, f"rake[{i}]", 2**53) for i, r in enumerate(rake))
+    stub = None if record.get("stub") is None else tuple(_card_list(record["stub"], "stub"))
     return History(deal_id, table_id, started, table, players, dealer, stacks, cards, seed, dict(carried),
-                   actions, times, rake_chips, _outcome(record.get("outcome"), players))
+                   actions, times, rake_chips, _outcome(record.get("outcome"), players), stub)
 
 
 def from_record(record: Mapping[str, Any], tables: Mapping[str, TableRules] | None = None) -> Deal:

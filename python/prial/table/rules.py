@@ -11,7 +11,7 @@ from ..errors import ConfigurationError, InvalidHandError
 from ..evaluator import evaluator_for
 from ..rules import Rules
 
-Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti"]
+Game = Literal["brag", "four_card_brag", "five_card_brag", "teen_patti", "draw_brag"]
 Shuffle = Literal["every_deal", "after_prial"]
 SHUFFLES = ("every_deal", "after_prial")
 RaiseLimit = Union[int, Literal["double"], None]
@@ -26,8 +26,16 @@ _GAMES: dict[str, tuple[str, int, int, RaiseLimit, bool, bool, bool]] = {
     "four_card_brag": ("brag", 4, 2, None, False, True, True),
     "five_card_brag": ("brag", 5, 2, None, False, True, True),
     "teen_patti": ("teen_patti", 3, 1, "double", True, False, False),
+    "draw_brag": ("brag", 3, 2, None, False, False, False),
 }
 GAMES = tuple(_GAMES)
+# Draw Brag's poker-style betting, a structure of its own: its options, and
+# the Brag options it has no use for (left at their defaults there).
+DRAW_GAME = "draw_brag"
+DRAW_OPTIONS = ("small_blind", "big_blind", "first_bet", "blind_raise", "blind_rounds", "second_from_small_blind")
+_BRAG_ONLY = {"min_stake": None, "max_stake": None, "raise_limit": None, "pot_limit": False, "pot_cap": None,
+              "blind_turns": None, "see_cost": None, "sideshow": None, "agreed_showdown": None, "cover": None,
+              "retain_blind": False, "shuffle": "every_deal"}
 
 
 def _chips(option: str, value: object, *, least: int, allow_none: bool = True) -> int | None:
@@ -52,7 +60,7 @@ class TableRules:
 
     game: Game = "brag"
     rules: Rules | None = None
-    ante: int = 1
+    ante: int | None = None
     min_stake: int | None = None
     max_stake: int | None = None
     raise_limit: RaiseLimit = None
@@ -65,6 +73,12 @@ class TableRules:
     cover: bool | None = None
     retain_blind: RetainBlind = False
     shuffle: Shuffle = "every_deal"
+    small_blind: int | None = None
+    big_blind: int | None = None
+    first_bet: int | None = None
+    blind_raise: bool | None = None
+    blind_rounds: int | None = None
+    second_from_small_blind: bool | None = None
     cards: int = field(init=False, default=3)
     discards: int = field(init=False, default=0)
     _native: NativeTable = field(init=False, repr=False, compare=False, hash=False, default=None)  # type: ignore[assignment]
@@ -75,12 +89,36 @@ class TableRules:
         preset, cards, see_cost, raise_limit, sideshow, agreed, cover = _GAMES[self.game]
         if self.rules is not None and not isinstance(self.rules, Rules):
             raise ConfigurationError(f"rules must be a prial.Rules or None; got {self.rules!r}", field="rules")
-        ante = _chips("ante", self.ante, least=0, allow_none=False)
-        assert ante is not None
+        draw = self.game == DRAW_GAME
+        ante = _chips("ante", self.ante, least=0)
+        ante = (0 if draw else 1) if ante is None else ante
         set_ = object.__setattr__
+        set_(self, "ante", ante)
+        self._draw_options(draw)
         set_(self, "rules", self.rules or Rules(preset=preset))
         set_(self, "cards", cards)
         set_(self, "discards", cards - 3)
+        if not draw:
+            self._brag_options(ante, see_cost, raise_limit, sideshow, agreed, cover)
+        # The native table shares the ruleset's tables with its evaluator,
+        # which the bounded cache of rulesets keeps between calls: the
+        # native side keeps no table once its holders let go.
+        evaluator_for(self.rules)
+        limit = self.raise_limit
+        set_(self, "_native", NativeTable(
+            rules=self.rules._config(), cards=cards, ante=ante, min_stake=self.min_stake or 1,
+            max_stake=-1 if self.max_stake is None else self.max_stake,
+            raise_limit=limit if isinstance(limit, int) else -1, raise_double=limit == "double",
+            pot_limit=self.pot_limit, pot_cap=-1 if self.pot_cap is None else self.pot_cap,
+            blind_turns=-1 if self.blind_turns is None else self.blind_turns, see_cost=self.see_cost or see_cost,
+            sideshow=bool(self.sideshow), agreed_showdown=bool(self.agreed_showdown), cover=bool(self.cover),
+            retain_blind=_RETAIN[self.retain_blind], draw=draw,
+            **({name: getattr(self, name) for name in DRAW_OPTIONS} if draw else {})))
+
+    def _brag_options(self, ante: int, see_cost: int, raise_limit: RaiseLimit, sideshow: bool, agreed: bool,
+                      cover: bool) -> None:
+        """Resolves the options of Brag's betting against the game's defaults."""
+        set_ = object.__setattr__
         set_(self, "min_stake", _chips("min_stake", self.min_stake, least=1) or
              (2 * ante if self.game == "teen_patti" and ante > 0 else 1))
         _chips("max_stake", self.max_stake, least=1)
@@ -103,18 +141,31 @@ class TableRules:
         if self.shuffle not in SHUFFLES:
             raise ConfigurationError(f"shuffle must be one of {', '.join(SHUFFLES)}; got {self.shuffle!r}",
                                      field="shuffle")
-        # The native table shares the ruleset's tables with its evaluator,
-        # which the bounded cache of rulesets keeps between calls: the
-        # native side keeps no table once its holders let go.
-        evaluator_for(self.rules)
-        set_(self, "_native", NativeTable(
-            rules=self.rules._config(), cards=cards, ante=ante, min_stake=self.min_stake,
-            max_stake=-1 if self.max_stake is None else self.max_stake,
-            raise_limit=limit if isinstance(limit, int) else -1, raise_double=limit == "double",
-            pot_limit=self.pot_limit, pot_cap=-1 if self.pot_cap is None else self.pot_cap,
-            blind_turns=-1 if self.blind_turns is None else self.blind_turns, see_cost=self.see_cost,
-            sideshow=self.sideshow, agreed_showdown=self.agreed_showdown, cover=self.cover,
-            retain_blind=_RETAIN[self.retain_blind]))
+
+    def _draw_options(self, draw: bool) -> None:
+        """Resolves draw Brag's options (pagat's reading by default) and
+        refuses options of the other structure."""
+        set_ = object.__setattr__
+        given = [name for name in DRAW_OPTIONS if getattr(self, name) is not None]
+        if not draw:
+            if given:
+                raise ConfigurationError(f"{given[0]} is an option of {DRAW_GAME} only", field=given[0])
+            return
+        for name, default in _BRAG_ONLY.items():
+            if getattr(self, name) != default:
+                raise ConfigurationError(f"{name} is not an option of {DRAW_GAME}", field=name)
+        small = _chips("small_blind", self.small_blind, least=0)
+        small = 1 if small is None else small
+        big = _chips("big_blind", self.big_blind, least=max(small, 1)) or 2 * max(small, 1)
+        set_(self, "small_blind", small)
+        set_(self, "big_blind", big)
+        set_(self, "first_bet", _chips("first_bet", self.first_bet, least=1) or 2 * big)
+        set_(self, "blind_raise", True if _flag("blind_raise", self.blind_raise) is None else self.blind_raise)
+        rounds = self.blind_rounds
+        if rounds is not None and (isinstance(rounds, bool) or rounds not in (1, 2)):
+            raise ConfigurationError(f"blind_rounds must be 1 or 2; got {rounds!r}", field="blind_rounds")
+        set_(self, "blind_rounds", rounds or 2)
+        set_(self, "second_from_small_blind", bool(_flag("second_from_small_blind", self.second_from_small_blind)))
 
     def to_dict(self) -> dict[str, object]:
         """The resolved options as plain values (the ruleset by its fields)."""
@@ -127,6 +178,7 @@ class TableRules:
             "blind_turns": self.blind_turns, "see_cost": self.see_cost, "sideshow": self.sideshow,
             "agreed_showdown": self.agreed_showdown, "cover": self.cover, "retain_blind": self.retain_blind,
             "shuffle": self.shuffle,
+            **({name: getattr(self, name) for name in DRAW_OPTIONS} if self.game == DRAW_GAME else {}),
         }
 
     @classmethod
@@ -151,7 +203,8 @@ class TableRules:
 
 
 _OPTIONS = ("game", "rules", "ante", "min_stake", "max_stake", "raise_limit", "pot_limit", "pot_cap",
-            "blind_turns", "see_cost", "sideshow", "agreed_showdown", "cover", "retain_blind", "shuffle")
+            "blind_turns", "see_cost", "sideshow", "agreed_showdown", "cover", "retain_blind", "shuffle",
+            *DRAW_OPTIONS)
 
 
 def _rules_dict(rules: Rules) -> dict[str, object]:
