@@ -52,6 +52,7 @@ void open_round(const Table& t, DealState& s, std::uint8_t round) noexcept {
   s.round = round;
   s.raises = 0;
   s.bet = 0;
+  s.stake = 0;
   for (int i = 0; i < s.players; ++i) {
     s.seat[i].level = 0;
     s.seat[i].acted = false;

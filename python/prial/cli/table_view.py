@@ -11,6 +11,7 @@ from .._core import TABLE_KINDS
 from ..cards import format_cards
 from ..errors import InvalidHandError
 from ..table import Action, Deal
+from ..table.rules import DRAW_GAME
 from .common import Table
 
 # Kinds that take an amount of chips when submitted (a see's is optional and
@@ -112,7 +113,9 @@ def print_state(deal: Deal, out: TextIO, cards: dict[str, tuple[int, ...]] | Non
     if deal.over:
         print(f"over, {pots_text(deal)}", file=out)
     else:
-        print(f"{deal.to_act} to act, stake {deal.stake}, {pots_text(deal)}", file=out)
+        # Draw Brag's stake is the round's bet to match.
+        stake = "bet" if deal.table.game == DRAW_GAME else "stake"
+        print(f"{deal.to_act} to act, {stake} {deal.stake}, {pots_text(deal)}", file=out)
     stacks = deal.stacks is not None
     headers = ["player", "status", *(["stack"] if stacks else []), "put in", *(["cards"] if cards is not None else [])]
     rows = []

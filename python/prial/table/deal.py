@@ -127,7 +127,8 @@ class Deal:
 
     @property
     def stake(self) -> int:
-        """The current stake S, in open terms."""
+        """The current stake S, in open terms; at draw Brag, the bet to
+        match in the current round."""
         return self._native.stake
 
     @property
