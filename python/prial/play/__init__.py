@@ -5,6 +5,18 @@ Everything here is re-exported by ``prial``; import from there.
 """
 
 from .casino import CASINO_BRAG_PAYTABLE, PAIR_PLUS_1_4_6_30_40, PAYTABLES, Paytable, house_edge, settle_casino
+from .classic import (
+    ClassicDraw,
+    ClassicHand,
+    ClassicPhase,
+    ClassicPlayer,
+    ClassicResult,
+    ClassicRules,
+    settle_best_card,
+    settle_bragging,
+    settle_classic,
+    settle_thirty_one,
+)
 from .crash import CrashPlayer, crash_showdown
 from .crash_match import CrashMatch, CrashMatchResult, CrashMatchRound, CrashMatchRules, crash_match
 from .odds import equity, odds, percentile
@@ -38,6 +50,8 @@ from .results import (
 from .showdown import Player, showdown, showdown_batch
 
 __all__ = [
+    "ClassicDraw", "ClassicHand", "ClassicPhase", "ClassicPlayer", "ClassicResult", "ClassicRules",
+    "settle_best_card", "settle_bragging", "settle_classic", "settle_thirty_one",
     "CASINO_BRAG_PAYTABLE", "PAIR_PLUS_1_4_6_30_40", "PAYTABLES", "BetResult", "CasinoResult", "CategoryOdds",
     "CoverResult", "CrashMatch", "CrashMatchResult", "CrashMatchRound", "CrashMatchRules", "CrashPlayer",
     "CrashPlayerResult", "CrashPosition", "CrashResult", "Equity", "HouseEdge", "Odds", "Paytable", "Player", "PlayerHand", "ShowdownResult", "crash_match", "crash_showdown",
