@@ -56,7 +56,7 @@ __all__ = [
     "CoverResult", "CrashMatch", "CrashMatchResult", "CrashMatchRound", "CrashMatchRules", "CrashPlayer",
     "CrashPlayerResult", "CrashPosition", "CrashResult", "Equity", "HouseEdge", "Odds", "Paytable", "Player", "PlayerHand", "ShowdownResult", "crash_match", "crash_showdown",
     "equity", "house_edge", "odds", "percentile", "settle_casino", "showdown", "showdown_batch",
-]
     "NineCardBrag", "PartitionGamePlayerResult", "PartitionGameResult", "PartitionGameSession", "PartitionGameSet",
     "SevenCardBrag", "SixCardBrag", "settle_nine_card_brag", "settle_partition_game", "settle_seven_card_brag",
     "settle_six_card_brag",
+]
