@@ -32,6 +32,16 @@ def test_dask_equals_local(cluster, tmp_path):
         local.rows_in, local.deals, local.disputes, local.categories)
 
 
+def test_dask_scores_laid_hands_as_the_local_engine(cluster, tmp_path):
+    log = tmp_path / "laid.parquet"
+    write_sample_log(log, 60, seed=4, players=3, laid="crash", spare=True, deals_per_row_group=16)  # 4 partitions
+    local = prial.score_file(log, tmp_path / "local.csv")
+    dask = prial.score_file(log, tmp_path / "dask.csv", engine="dask", scheduler=cluster.scheduler_address)
+    assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
+    assert (dask.rows_out, dask.deals, dask.invalid_deals, dask.categories) == (
+        180, 60, 0, local.categories)
+
+
 def test_dask_csv_with_bad_rows_equals_local(cluster, tmp_path):
     sample = tmp_path / "log.csv"
     table = sample_deals(500, seed=4)

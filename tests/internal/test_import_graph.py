@@ -110,7 +110,8 @@ FLOOR = f"{PACKAGE}.logs"
 # made as tables; the scoring job's parts and errors files, written and
 # read back as Arrow; an audit's tallies, counted over a scored chunk's
 # columns; a replay's findings, built over a nested log's columns.
-ARROW_ABOVE_THE_FLOOR = {f"{PACKAGE}.score.sample", f"{PACKAGE}.score.parts", f"{PACKAGE}.audit.tally",
+ARROW_ABOVE_THE_FLOOR = {f"{PACKAGE}.score.sample", f"{PACKAGE}.score.sample_laid", f"{PACKAGE}.score.parts",
+                         f"{PACKAGE}.audit.tally",
                          *(f"{PACKAGE}.replay.{name}" for name in ("arrays", "columns", "job", "nested", "source"))}
 MAX_LINES = 500
 

@@ -18,9 +18,9 @@ import pyarrow.compute as pc
 
 from ..categories import Category
 from ..logs.adjudicate import SOUND_DEAL_CHECKS, deal_run_starts
-from ..logs.chunk import ChunkResult
 from ..logs.columns import DEAL_COLUMN, NO_CARD
 from ..logs.errors import LogError
+from ..logs.result import ChunkResult
 
 MAX_SEATS = 64  # a deal's seats are bits of a uint64
 CARD_CODES = 64  # card codes are below 64 in every pack

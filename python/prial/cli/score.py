@@ -10,12 +10,23 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from .._core import MAX_CRASH_VALUE
 from ..logs.formats import FORMATS, detect_format
 from ..logs.options import ENGINES
 from ..logs.progress import MODES, Progress
+from ..play.crash_deal import DEAL_SIZES
 from ..score.types import SAMPLE_WON
 from . import sample_histories
-from .common import NON_NEGATIVE, POSITIVE, SEED, add_rules_options, print_table, rules_from_args, whole
+from .common import (
+    NON_NEGATIVE,
+    POSITIVE,
+    SEED,
+    add_four_order_option,
+    add_rules_options,
+    print_table,
+    rules_from_args,
+    whole,
+)
 from .limits import check_disk
 
 if TYPE_CHECKING:
@@ -28,7 +39,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     try:
         options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
-                               chunk_rows=args.chunk_rows, threads=args.threads)
+                               chunk_rows=args.chunk_rows, threads=args.threads, crash_value=args.crash_value,
+                               four_order=args.four_order, min_category=args.min_category)
         summary = score_file(args.input, args.output, options=options, input_format=args.format,
                              output_format=args.output_format, errors=args.errors, resume=args.resume,
                              overwrite=args.overwrite, engine=args.engine, scheduler=args.scheduler,
@@ -68,6 +80,8 @@ def interrupted_state(args: argparse.Namespace) -> str:
 # Bytes a sample log's row takes at least, by format (measured: about 43,
 # 115 and 8 for four players; a Parquet row of fewer players takes more).
 SAMPLE_ROW_BYTES = {"csv": 30, "jsonl": 80, "parquet": 4}
+# The same for a log of laid hands (four Crash hands and a discard a row).
+LAID_ROW_BYTES = {"csv": 55, "jsonl": 100, "parquet": 20}
 
 
 class Terminated(KeyboardInterrupt):
@@ -93,10 +107,11 @@ def cmd_sample(args: argparse.Namespace) -> int:
             print(f"{target}: {deals:,} deals, {faults:,} with a fault planted")
             return 0
         fmt = detect_format(args.output, args.format)
-        check_disk("--deals", args.deals, args.players * SAMPLE_ROW_BYTES[fmt], f"a {fmt} log of that many deals",
-                   args.output)
+        row_bytes = (SAMPLE_ROW_BYTES if args.laid is None else LAID_ROW_BYTES)[fmt]
+        check_disk("--deals", args.deals, args.players * row_bytes, f"a {fmt} log of that many deals", args.output)
         rows = write_sample_log(args.output, args.deals, seed=args.seed, players=args.players, format=args.format,
-                                dealers=args.dealers, bias=args.bias or (), overwrite=args.overwrite, won=args.won)
+                                dealers=args.dealers, bias=args.bias or (), overwrite=args.overwrite, won=args.won,
+                                laid=args.laid, spare=args.spare)
     except ScoreError as exc:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
@@ -166,6 +181,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     score.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     score.add_argument("--workers", type=POSITIVE, default=2, help="worker processes of the local Dask cluster (default 2)")
     score.add_argument("--json", action="store_true", help="print the summary as JSON")
+    score.add_argument("--crash-value", type=whole(0, MAX_CRASH_VALUE), default=0, metavar="POINTS",
+                       help="laid hands: what a crash (every position won) scores beyond its positions (default 0)")
+    score.add_argument("--min-category", metavar="CATEGORY",
+                       help="laid hands: a hand below this category fouls, e.g. PAIR (a house rule)")
+    add_four_order_option(score)
     score.add_argument("--progress", choices=MODES, default="auto",
                        help="on stderr: a bar redrawn in place, a line every few seconds (log), or none; "
                             "auto (the default) is the bar on a terminal and the log elsewhere")
@@ -198,6 +218,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     sample.add_argument("--won", choices=SAMPLE_WON, default=SAMPLE_WON[0],
                         help="the won column: a coin toss for each player (coin, the default: disputes to find) "
                              "or the adjudicated winners (adjudicated: every deal agrees)")
+    sample.add_argument("--laid", choices=tuple(DEAL_SIZES), metavar="GAME",
+                        help="nine_card or crash: a log of laid hands instead, each player's 9 or 13 cards laid "
+                             "as hands, strongest first (docs/scoring.md, \"Nine-card and Crash deals\"); "
+                             "--dealers, --bias and --won are for three-card Brag")
+    sample.add_argument("--spare", action="store_true",
+                        help="crash with 2 or 3 players: deal the spare hands, which a player whose first hand "
+                             "is below a running flush takes in turn (the first blocks the rest with 3 players)")
     sample.add_argument("--format", choices=FORMATS, help="output format (default: from the extension)")
     target = sample.add_mutually_exclusive_group(required=True)
     target.add_argument("-o", "--output", metavar="FILE", help="the deal log to write")

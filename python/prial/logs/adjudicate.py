@@ -18,6 +18,12 @@ from .columns import DEAL_COLUMN, NO_CARD, flag
 # all the deal's rows are there, or not of one size and one game): such a
 # deal is unfit for dealing statistics.  The others are about the play.
 SOUND_DEAL_CHECKS = 5
+# What makes a deal of any kind unusable, in its deal_problem's words.
+SPLIT_DEAL = ("the rows of this deal are not consecutive in the log: it is adjudicated only from all its rows "
+              "together (sort the log by deal_id)")
+LOOSE_ROW = "a row just before or after this deal's rows has no deal_id (see the errors file): it may be one of them"
+BAD_ROWS = "rows of this deal are in the errors file"
+MIXED_WIDTHS = "players hold different numbers of cards"
 
 
 def _valid(ids: pa.Array) -> np.ndarray:
@@ -261,12 +267,10 @@ def adjudicate(table: pa.Table, starts: np.ndarray, bad: np.ndarray, counts: np.
 
     # The first problem found names the deal; order matters for the message.
     checks = [
-        (split, "the rows of this deal are not consecutive in the log: it is adjudicated only from all its "
-                "rows together (sort the log by deal_id)"),
-        (loose, "a row just before or after this deal's rows has no deal_id (see the errors file): it may be "
-                "one of them"),
-        (per_deal_any(bad), "rows of this deal are in the errors file"),
-        (width_mixed, "players hold different numbers of cards"),
+        (split, SPLIT_DEAL),
+        (loose, LOOSE_ROW),
+        (per_deal_any(bad), BAD_ROWS),
+        (width_mixed, MIXED_WIDTHS),
         (game_mixed, "players play different games"),
         (per_deal_any(good & folded & seer), "a folded player is marked as the seer"),
         (n_seers > 1, "more than one seer"),

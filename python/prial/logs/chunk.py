@@ -14,7 +14,6 @@ hands, only ranked).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -26,32 +25,14 @@ from ..descriptions import describe_hands
 from ..evaluator import evaluator_for
 from ..rules import PRESETS, Rules, with_preset
 from .adjudicate import DealCounts, Verdict, adjudicate, deal_runs
-from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, WIDTHS, check_cards_column
-from .typed import checked
+from .columns import ADDED_COLUMNS, CATEGORY_NAMES, DEAL_COLUMN, MAX_WIDTH, WIDTHS, check_cards_column, is_laid_log
 from .errors import LogError
+from .laid import score_laid_table
 from .options import ScoreOptions
+from .result import ChunkResult, errors_table, where_text
+from .typed import checked
 
 _ALLOWED_COUNT = np.isin(np.arange(256), WIDTHS)  # count -> is it a hand size?
-
-
-@dataclass
-class ChunkResult:
-    table: pa.Table  # the good rows with the added columns
-    cards: np.ndarray  # uint8 (rows of table, 5): their cards, NO_CARD past the hand
-    repeated_card_rows: np.ndarray  # first input row of each deal holding a card twice
-    errors: pa.Table  # row, line, deal_id, cards, reason
-    deals: int
-    invalid_deals: int
-    disputes: int
-    categories: dict[str, int]
-    uncontested: int = 0  # deals of one player
-    no_result: int = 0  # adjudicated deals where no row is recorded as won
-
-
-ERRORS_SCHEMA = pa.schema(
-    [("row", pa.int64()), ("line", pa.int64()), ("deal_id", pa.string()),
-     ("cards", pa.string()), ("reason", pa.string())]
-)
 
 
 # ---- cards ----
@@ -230,7 +211,11 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
     deal ids whose rows are not consecutive in the whole log (their deals
     get a deal_problem, not a winner from part of their rows).
     ``loose_ends``: a row without a deal id lies just before ``table``,
-    just after it, in the log (its first, its last deal may miss it)."""
+    just after it, in the log (its first, its last deal may miss it).
+    A log of laid hands (nine-card Brag, Crash) is scored by
+    ``score_laid_table``."""
+    if is_laid_log(table.column_names):
+        return score_laid_table(table, first_row, options, line_offset, split_deals, loose_ends)
     table, read_problems = checked(table)
     stale = [name for name in ADDED_COLUMNS if name in table.column_names]
     if stale:  # a scored file scored again: its results are recomputed, not duplicated
@@ -246,7 +231,7 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         bad |= deal_bad
     if options.strict and bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise LogError(f"{_where_text(first_row + row, line_offset)}: {reasons[row]}")
+        raise LogError(f"{where_text(first_row + row, line_offset)}: {reasons[row]}")
 
     good = ~bad
     key, description = hand_keys(rows, good, options)
@@ -265,26 +250,8 @@ def score_table(table: pa.Table, first_row: int, options: ScoreOptions, line_off
         table=out,
         cards=rows.cards[keep],
         repeated_card_rows=starts[repeated] if deal_log else np.zeros(0, np.int64),
-        errors=_errors_table(table, reasons, first_row, line_offset),
+        errors=errors_table(table, reasons, first_row, line_offset),
         deals=deal_counts.deals, invalid_deals=deal_counts.invalid, disputes=deal_counts.disputes,
         uncontested=deal_counts.uncontested, no_result=deal_counts.no_result,
         categories={name: int(c) for name, c in zip(CATEGORY_NAMES, categories) if c},
     )
-
-
-def _where_text(row: int, line_offset: int | None) -> str:
-    return f"row {row + 1}" + (f" (line {row + line_offset})" if line_offset is not None else "")
-
-
-def _errors_table(table: pa.Table, reasons: dict[int, str], first_row: int, line_offset: int | None) -> pa.Table:
-    rows = np.array(sorted(reasons), dtype=np.int64)
-    picked = pa.array(rows)
-    deal_ids = (table[DEAL_COLUMN].take(picked).cast(pa.string()) if DEAL_COLUMN in table.column_names
-                else pa.nulls(len(rows), pa.string()))
-    return pa.table({
-        "row": pa.array(rows + first_row + 1),
-        "line": pa.array(rows + first_row + line_offset) if line_offset is not None else pa.nulls(len(rows), pa.int64()),
-        "deal_id": deal_ids,
-        "cards": table["cards"].take(picked).cast(pa.string()),
-        "reason": pa.array([reasons[r] for r in rows.tolist()], pa.string()),
-    }, schema=ERRORS_SCHEMA)

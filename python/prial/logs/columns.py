@@ -16,9 +16,15 @@ MAX_WIDTH = 5
 NO_CARD = 0xFF
 
 DEAL_COLUMN = "deal_id"
-FLAG_COLUMNS = ("blind", "seer", "folded", "won")
-TEXT_COLUMNS = ("cards", "game")
+FLAG_COLUMNS = ("blind", "seer", "folded", "won", "exchanged")
+TEXT_COLUMNS = ("cards", "game", "hands", "discards", "given_up")
 ADDED_COLUMNS = ("strength", "key", "category", "description", "winner", "winners", "dispute", "deal_problem")
+# A log of laid hands (nine-card Brag, Crash) holds a row's hands in this
+# column, "As Ad Ah | Ks Kd Kh | ...", where a log of played hands has cards.
+HANDS_COLUMN = "hands"
+HAND_SEPARATOR = "|"
+LAID_ADDED_COLUMNS = ("points", "positions_won", "crash", "four_bonus", "fouled", "foul", "description",
+                      "deal_problem")
 CATEGORY_NAMES = [c.name for c in Category]
 # Added by the reader to rows it could not read as typed (prial.logs.typed).
 READ_PROBLEM = "__prial_read_problem"
@@ -37,6 +43,11 @@ def flag(table: pa.Table, name: str) -> tuple[np.ndarray, np.ndarray]:
     known = column.is_valid().to_numpy(zero_copy_only=False)
     values = column.fill_null(False).to_numpy(zero_copy_only=False)
     return np.asarray(values, bool), np.asarray(known, bool)
+
+
+def is_laid_log(names: list[str]) -> bool:
+    """Is a log of these columns one of laid hands (not of played hands)?"""
+    return HANDS_COLUMN in names and "cards" not in names
 
 
 def check_cards_column(names: list[str]) -> None:

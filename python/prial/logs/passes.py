@@ -10,11 +10,12 @@ from collections.abc import Iterable, Iterator
 import pyarrow as pa
 
 from .adjudicate import repeated_ids, run_ids, whole_deal_cut
-from .chunk import ChunkResult, score_table
+from .chunk import score_table
 from .columns import DEAL_COLUMN
 from .io import InputReader
 from .options import ScoreOptions
 from .progress import Progress
+from .result import ChunkResult
 
 # Rows a chunk may carry over to the next, if fewer than a chunk: past
 # this, a long stretch of rows without deal ids is cut (whole_deal_cut).

@@ -11,7 +11,8 @@
   complete, told by its summary;
 - ``types``: the summary, and the public names of the options and the
   error;
-- ``sample``: sample deal logs, fair or dealt with a ``Bias``.
+- ``sample``: sample deal logs, fair or dealt with a ``Bias``;
+  ``sample_laid``: sample logs of laid hands (nine-card Brag, Crash).
 
 The names below load their module (and pyarrow) on first use.
 """
@@ -21,16 +22,18 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_names, public_dir
 
 if TYPE_CHECKING:
-    from .job import score_file
     from ..logs.progress import Progress
+    from .job import score_file
     from .sample import Bias, sample_deals, write_sample_log
+    from .sample_laid import sample_laid_deals
     from .types import ScoreError, ScoreOptions, ScoreSummary
 
 _HOME = {"score_file": "job", "Progress": "types", "Bias": "sample", "sample_deals": "sample",
-         "write_sample_log": "sample", "ScoreError": "types", "ScoreOptions": "types", "ScoreSummary": "types"}
+         "sample_laid_deals": "sample_laid", "write_sample_log": "sample", "ScoreError": "types",
+         "ScoreOptions": "types", "ScoreSummary": "types"}
 
-__all__ = ["Bias", "Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "score_file",
-           "write_sample_log"]
+__all__ = ["Bias", "Progress", "ScoreError", "ScoreOptions", "ScoreSummary", "sample_deals", "sample_laid_deals",
+           "score_file", "write_sample_log"]
 
 
 # Hidden from type checkers, which see the TYPE_CHECKING imports above: to

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..logs.chunk import ERRORS_SCHEMA, ChunkResult
 from ..logs.columns import CATEGORY_NAMES
 from ..logs.io import write_tables
 from ..logs.journal import Journal, finish, read_arrow, side_files
+from ..logs.result import ERRORS_SCHEMA, ChunkResult
 from .types import ScoreSummary
 
 

@@ -32,6 +32,7 @@ from ..logs.formats import detect_format
 from ..logs.io import write_tables
 from ..logs.options import ScoreOptions
 from ..logs.targets import check_directory
+from .sample_laid import sample_laid_deals
 from .types import SAMPLE_WON, ScoreError
 
 # Deals generated (and written, as one Parquet row group) at a time, so any
@@ -241,14 +242,18 @@ def sample_deals(deals: int, *, seed: int = 0, players: int = 4, first_deal: int
 
 def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0, players: int = 4,
                      format: str | None = None, deals_per_row_group: int = DEALS_PER_GROUP, dealers: int = 0,
-                     bias: Sequence[Bias] = (), overwrite: bool = False, won: str = "coin") -> int:
+                     bias: Sequence[Bias] = (), overwrite: bool = False, won: str = "coin", laid: str | None = None,
+                     spare: bool = False) -> int:
     """Writes a sample log of ``deals`` deals to ``path`` as Parquet, CSV or
     JSON Lines (``format``, else from the extension); returns the rows
     written.  ``dealers``, ``bias`` and ``won`` are those of ``sample_deals``; a
     deal's dealer is counted from its ``deal_id`` over the whole log.  Deals
     are made ``deals_per_row_group`` at a time (in Parquet, one row group
     each: a partition for the Dask engine).  The same arguments always give
-    the same log.  An existing file is replaced only with ``overwrite``
+    the same log.  ``laid``: None (deals of three-card Brag, as
+    ``sample_deals``), or ``"nine_card"`` or ``"crash"``: the laid hands of
+    that game, as ``sample_laid_deals`` (with spare hands if ``spare``;
+    dealers, biases and ``won`` are for Brag deals).  An existing file is replaced only with ``overwrite``
     (ScoreError otherwise); the log is written under ``PATH.tmp``, renamed
     when complete, and removed if the writing fails or is interrupted."""
     _count(deals, "deals", 1)
@@ -261,11 +266,23 @@ def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0,
         raise ScoreError(f"the log {path} is a directory; name the log's file", status=1)
     if os.path.lexists(path) and not overwrite:
         raise ScoreError(f"the log {path} exists: --overwrite replaces it", status=1)
-    schema = sample_deals(0, players=players, dealers=dealers, bias=bias, won=won).schema  # checks them first
+    if laid is None:
+        if spare:
+            raise InvalidHandError("spare hands are dealt in logs of laid Crash hands only, not in three-card Brag",
+                                   field="spare")
+        schema = sample_deals(0, players=players, dealers=dealers, bias=bias, won=won).schema  # checks them first
+    else:
+        if dealers or bias or won != SAMPLE_WON[0]:
+            raise InvalidHandError("dealers, bias and won are for deals of three-card Brag, not laid hands",
+                                   field="laid")
+        schema = sample_laid_deals(0, seed=seed, players=players, game=laid, spare=spare).schema
 
     def groups():
         for start in range(0, deals, deals_per_row_group):
             count = min(deals_per_row_group, deals - start)
+            if laid is not None:  # each deal has a seed of its own already
+                yield sample_laid_deals(count, seed=seed, players=players, game=laid, spare=spare, first_deal=start)
+                continue
             # Each group has a seed of its own, so a group never depends on
             # how many came before it.
             yield sample_deals(count, seed=seed + start, players=players, first_deal=start, dealers=dealers,
