@@ -32,6 +32,7 @@ from ..play import (
     settle_casino,
     showdown,
 )
+from ..play.crash_rules import CRASH_OPTIONS
 from ..results import Split
 from ..rules import Rules
 from .common import each_hand
@@ -67,7 +68,9 @@ class Backend(Protocol):
 
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
-                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0]) -> CrashResult: ...
+                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
+                       ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
+                       below_min: str = CRASH_OPTIONS["below_min"][0]) -> CrashResult: ...
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
