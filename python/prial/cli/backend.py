@@ -19,6 +19,9 @@ from ..evaluator import FOUR_ORDERS, Evaluator
 from ..play import (
     CASINO_BRAG_PAYTABLE,
     CasinoResult,
+    ClassicPlayer,
+    ClassicResult,
+    ClassicRules,
     CrashPlayer,
     CrashResult,
     Equity,
@@ -30,6 +33,7 @@ from ..play import (
     equity,
     odds,
     settle_casino,
+    settle_classic,
     showdown,
 )
 from ..play.crash_rules import CRASH_OPTIONS
@@ -77,6 +81,11 @@ class Backend(Protocol):
                       game: str | None = None) -> CasinoResult: ...
 
 
+    def settle_classic(self, players: Sequence[ClassicPlayer], rules: ClassicRules | None = None, *,
+                       contenders: Sequence[str] | None = None, seer: str | None = None,
+                       stock: CardsLike | None = None, seed: int | None = None) -> ClassicResult: ...
+
+
 class Local:
     """The answers computed in this process."""
 
@@ -85,6 +94,7 @@ class Local:
     equity = staticmethod(equity)
     crash_showdown = staticmethod(crash_showdown)
     settle_casino = staticmethod(settle_casino)
+    settle_classic = staticmethod(settle_classic)
 
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)
