@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import prial
-from prial import CrashPlayer, Player, Rules, random_hands
+from prial import CrashPlayer, Player, Rules, SevenCardBrag, random_hands
 from prial.client import AsyncClient, Client, Evaluation, PrialRpcError, RetryPolicy
 
 from .grpc_helpers import ServerProcess, free_port
@@ -75,6 +75,10 @@ CALLS = {
     "crash_showdown": ("crash_showdown", (CRASH,), {"scoring": [4, 3, 2, 1]}),
     "settle_casino": ("settle_casino", ("7s 7h 7d", "Qc 8d 3h", 10, 10, 5),
                       {"paytable": "pair_plus_1_4_6_30_40", "game": "three_card_poker"}),
+    "settle_partition_game": ("settle_partition_game",
+                              ([CrashPlayer("a", ["As Ad Ah", "Ks Kd 2h"], "9c"),
+                                CrashPlayer("b", ["3c 3d 3h", "Qc Qd 4h"], "8c")], SevenCardBrag(ante=3)),
+                              {"carry": 7}),
     "odds": ("odds", (None, 4), {}),
     "equity": ("equity", ("7s 7h Qc", 2), {"samples": 20_000, "seed": 3}),
     "health": ("health", ("prial.v1.Prial",), {}),

@@ -165,6 +165,23 @@ def casino() -> None:
     del net, outcomes, pays, ante, standard, other, royal, game, folded
 
 
+def partition_games() -> None:
+    players = [prial.CrashPlayer("a", ["As Ad Ah", "Ks Kd 2h"], "9c"),
+               prial.CrashPlayer("b", ["3c 3d 3h", "Qc Qd 4h"], "8c")]
+    seven: prial.PartitionGameResult = prial.settle_seven_card_brag(players, prial.SevenCardBrag(ante=2), carry=3)
+    nine: prial.PartitionGameResult = prial.settle_nine_card_brag([], prial.NineCardBrag(stick_up="split"))
+    six: prial.PartitionGameResult = prial.settle_six_card_brag(players, prial.SixCardBrag(rules=Rules()))
+    any_game: prial.PartitionGameResult = prial.settle_partition_game(players, prial.SixCardBrag(), carry=1)
+    sets: tuple[prial.PartitionGameSet, ...] = seven.sets
+    rows: tuple[prial.PartitionGamePlayerResult, ...] = seven.players
+    nets: Mapping[str, int] = seven.nets
+    winner: str | None = seven.pot_winner
+    session = prial.PartitionGameSession(prial.SevenCardBrag()).settle(players)
+    carry: int = session.carry
+    last: prial.PartitionGameResult | None = session.last
+    del nine, six, any_game, sets, rows, nets, winner, carry, last
+
+
 def new_rules_options() -> None:
     rules = prial.Rules(wild="black_deuces", wild_as_itself="natural", suit_order="shdc")
     order: str | None = rules.suit_order

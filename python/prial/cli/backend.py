@@ -1,7 +1,7 @@
 """Where a command's answers come from.
 
-``prial rank``, ``partition``, ``showdown``, ``odds``, ``crash`` and
-``casino`` compute here (``Local``); ``prial call`` asks a server for the
+``prial rank``, ``partition``, ``showdown``, ``odds``, ``crash``,
+``casino`` and ``settle-partition`` compute here (``Local``); ``prial call`` asks a server for the
 same answers (``prial.cli.remote.Remote``).  A command is one function of
 its parsed arguments and a ``Backend``, so the two print the same table
 from the same arguments.  The methods are prial's functions of the same
@@ -19,9 +19,6 @@ from ..evaluator import FOUR_ORDERS, Evaluator
 from ..play import (
     CASINO_BRAG_PAYTABLE,
     CasinoResult,
-    ClassicPlayer,
-    ClassicResult,
-    ClassicRules,
     CrashPlayer,
     CrashResult,
     Equity,
@@ -33,10 +30,11 @@ from ..play import (
     equity,
     odds,
     settle_casino,
-    settle_classic,
+    settle_partition_game,
     showdown,
 )
-from ..play.crash_rules import CRASH_OPTIONS
+from ..play.partition_games import PartitionGame
+from ..play.results import PartitionGameResult
 from ..results import Split
 from ..rules import Rules
 from .common import each_hand
@@ -72,18 +70,14 @@ class Backend(Protocol):
 
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
-                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
-                       ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
-                       below_min: str = CRASH_OPTIONS["below_min"][0]) -> CrashResult: ...
+                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0]) -> CrashResult: ...
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
                       game: str | None = None) -> CasinoResult: ...
 
-
-    def settle_classic(self, players: Sequence[ClassicPlayer], rules: ClassicRules | None = None, *,
-                       contenders: Sequence[str] | None = None, seer: str | None = None,
-                       stock: CardsLike | None = None, seed: int | None = None) -> ClassicResult: ...
+    def settle_partition_game(self, players: Sequence[CrashPlayer], game: PartitionGame, *,
+                              carry: int = 0) -> PartitionGameResult: ...
 
 
 class Local:
@@ -94,7 +88,7 @@ class Local:
     equity = staticmethod(equity)
     crash_showdown = staticmethod(crash_showdown)
     settle_casino = staticmethod(settle_casino)
-    settle_classic = staticmethod(settle_classic)
+    settle_partition_game = staticmethod(settle_partition_game)
 
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)

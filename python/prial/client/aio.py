@@ -23,8 +23,8 @@ from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
-from ..play.crash_rules import CRASH_OPTIONS
-from ..play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
+from ..play.partition_games import PartitionGame
+from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
 from ..results import Split
 from ..rules import Rules
@@ -42,6 +42,7 @@ from .calls import (
     _partition_call,
     _play_table_call,
     _settle_casino_call,
+    _settle_partition_game_call,
     _showdown_batch_call,
     _showdown_call,
     evaluation_from,
@@ -151,13 +152,10 @@ class AsyncClient(_Connection):
     async def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                              min_category: Category | str | None = None, rules: Rules | None = None,
                              crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
-                             ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
-                             below_min: str = CRASH_OPTIONS["below_min"][0],
                              timeout: float | None = None) -> CrashResult:
         """As ``Client.crash_showdown``."""
         return await self._unary(
-            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order,
-                                 {"ties": ties, "four_bonus": four_bonus, "below_min": below_min}), timeout)
+            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order), timeout)
 
     async def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                             pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
@@ -165,6 +163,11 @@ class AsyncClient(_Connection):
         """As ``Client.settle_casino``."""
         return await self._unary(_settle_casino_call(player, dealer, ante, play, pair_bonus, paytable, game),
                                  timeout)
+
+    async def settle_partition_game(self, players: Sequence[CrashPlayer], game: PartitionGame, *, carry: int = 0,
+                                    timeout: float | None = None) -> PartitionGameResult:
+        """As ``Client.settle_partition_game``."""
+        return await self._unary(_settle_partition_game_call(players, game, carry), timeout)
 
     async def odds(self, rules: Rules | None = None, cards: int = 3, *, timeout: float | None = None) -> Odds:
         """As ``Client.odds``."""

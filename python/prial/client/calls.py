@@ -22,12 +22,12 @@ from .._wire.convert import (
     GAMES,
     OBJECTIVES,
     cards_to_proto,
-    crash_options_to_proto,
     number,
     paytable_to_proto,
     result_from_proto,
     rules_to_proto,
 )
+from .._wire.partition_games import partition_game_request
 from .._wire.table import ActionLike, TableState, play_table_request, table_state_from
 from ..cards import CardsLike
 from ..categories import Category, parse_category
@@ -35,7 +35,8 @@ from ..errors import InvalidHandError, InvalidShowdownError
 from ..evaluator import checked_four_order
 from ..play.casino import Paytable
 from ..play.crash import CrashPlayer, checked_crash_value
-from ..play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
+from ..play.partition_games import NineCardBrag, PartitionGame, SevenCardBrag, SixCardBrag
+from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
 from ..results import Split
 from ..rules import Rules
@@ -121,7 +122,7 @@ def _seer_wins(data: bytes) -> npt.NDArray[np.uint8]:
 
 def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence[int],
                          min_category: Category | str | None, rules: Rules | None,
-                         crash_value: int, four_order: str, options: Mapping[str, str]) -> _Call[CrashResult]:
+                         crash_value: int, four_order: str) -> _Call[CrashResult]:
     request = pb.CrashShowdownRequest(
         rules=rules_to_proto(rules),
         players=[pb.CrashPlayer(
@@ -129,7 +130,7 @@ def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence
             discards=cards_to_proto(p.discards, f"player {p.id!r} discards"),
             declare_six_pairs=p.declare_six_pairs) for p in players],
         weights=[] if scoring == "points" else list(scoring), crash_value=checked_crash_value(crash_value),
-        four_order=checked_four_order(four_order), **crash_options_to_proto(options))
+        four_order=checked_four_order(four_order))
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return _result_call("CrashShowdown", request, CrashResult)
@@ -146,6 +147,15 @@ def _settle_casino_call(player: CardsLike, dealer: CardsLike, ante: int, play: i
     else:
         request.paytable.CopyFrom(paytable_to_proto(paytable))
     return _result_call("SettleCasino", request, CasinoResult)
+
+
+def _settle_partition_game_call(players: Sequence[CrashPlayer], game: PartitionGame,
+                                carry: int) -> _Call[PartitionGameResult]:
+    if not isinstance(game, (NineCardBrag, SevenCardBrag, SixCardBrag)):
+        raise InvalidShowdownError(f"game must be a prial.NineCardBrag, SevenCardBrag or SixCardBrag, "
+                                   f"got {type(game).__name__}", field="game")
+    request = partition_game_request(players, game, _chips(carry, "carry"))
+    return _result_call("SettlePartitionGame", request, PartitionGameResult)
 
 
 def _odds_call(rules: Rules | None, cards: int) -> _Call[Odds]:

@@ -22,8 +22,8 @@ from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
-from ..play.crash_rules import CRASH_OPTIONS
-from ..play.results import CasinoResult, CrashResult, Equity, Odds, ShowdownResult
+from ..play.partition_games import PartitionGame
+from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
 from ..results import Split
 from ..rules import Rules
@@ -41,6 +41,7 @@ from .calls import (
     _partition_call,
     _play_table_call,
     _settle_casino_call,
+    _settle_partition_game_call,
     _showdown_batch_call,
     _showdown_call,
     evaluation_from,
@@ -161,18 +162,21 @@ class Client(_Connection):
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
                        crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
-                       ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
-                       below_min: str = CRASH_OPTIONS["below_min"][0], timeout: float | None = None) -> CrashResult:
+                       timeout: float | None = None) -> CrashResult:
         """``prial.crash_showdown(...)`` on the server."""
         return self._unary(
-            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order,
-                                 {"ties": ties, "four_bonus": four_bonus, "below_min": below_min}), timeout)
+            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order), timeout)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str | None = None,
                       timeout: float | None = None) -> CasinoResult:
         """``prial.settle_casino(...)`` on the server."""
         return self._unary(_settle_casino_call(player, dealer, ante, play, pair_bonus, paytable, game), timeout)
+
+    def settle_partition_game(self, players: Sequence[CrashPlayer], game: PartitionGame, *, carry: int = 0,
+                              timeout: float | None = None) -> PartitionGameResult:
+        """``prial.settle_partition_game(...)`` on the server."""
+        return self._unary(_settle_partition_game_call(players, game, carry), timeout)
 
     def odds(self, rules: Rules | None = None, cards: int = 3, *, timeout: float | None = None) -> Odds:
         """``prial.odds(...)`` on the server."""

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Union
 
+from ..cards import cards_of, check_no_shared_cards
 from ..errors import ConfigurationError, InvalidShowdownError
 from ..evaluator import evaluator_for
 from ..rules import Rules
-from ..cards import cards_of, check_no_shared_cards
 from .checks import MAX_NET, chips, seats, unique_ids
 from .crash import CrashPlayer, _foul, _player_hands, _value
 from .results import PartitionGamePlayerResult, PartitionGameResult, PartitionGameSet

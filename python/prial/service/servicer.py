@@ -30,6 +30,7 @@ from ..play.casino import settle_casino
 from ..play.checks import seats
 from ..play.crash import MAX_CARDS, CrashPlayer, crash_showdown
 from ..play.odds import equity, odds
+from ..play.partition_games import SixCardBrag, settle_partition_game
 from ..play.showdown import showdown_batch
 from ..rules import Rules
 from ..v1 import prial_pb2 as pb
@@ -41,13 +42,13 @@ from .._wire.convert import (
     cards_from_proto,
     category_from_proto,
     choice,
-    crash_options_from_proto,
     paytable_from_proto,
     result_to_proto,
     rules_from_proto,
 )
 from .observability import Observer
 from .options import ServeOptions
+from .._wire.partition_games import partition_game_from_proto
 from .._wire.table import next_of, response_of, setup_to_proto, start_deal, submitted
 
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
@@ -63,11 +64,11 @@ MAX_HAND_TEXT_BYTES = 4 * MAX_HAND_TEXT
 TEXT_MEMORY_PER_HAND = 160
 HANDS_FIELD = pb.EvaluateRequest.DESCRIPTOR.fields_by_name["hands"].number
 PLAYERS_FIELD = {message.DESCRIPTOR.name: message.DESCRIPTOR.fields_by_name["players"].number
-                 for message in (pb.ShowdownRequest, pb.CrashShowdownRequest)}
+                 for message in (pb.ShowdownRequest, pb.CrashShowdownRequest, pb.SettlePartitionGameRequest)}
 # The calls about one table or one hand: their requests are small, and a
 # big one is refused before it is read (batches are bounded by the
 # server's message size).
-TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "Odds", "Equity")
+TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "SettlePartitionGame", "Odds", "Equity")
 TABLE_REQUEST_BYTES = 1 << 20
 # PlayTable: a deal is replayed from its first action on every call, so its
 # length is bounded, counted before anything is read; 10,000 actions naming
@@ -181,7 +182,6 @@ class PrialService(pb_grpc.PrialServicer):
             rules=rules_from_proto(request.rules),
             crash_value=request.crash_value,
             four_order=request.four_order or FOUR_ORDERS[0],
-            **crash_options_from_proto(request),
         )
         return result_to_proto(result, pb.CrashShowdownResponse)
 
@@ -198,6 +198,15 @@ class PrialService(pb_grpc.PrialServicer):
             game=choice(GAMES, request.game, "game"),
         )
         return result_to_proto(result, pb.SettleCasinoResponse)
+
+    # Six cards a player is the fewest any of the games deals.
+    @rpc(default_field="players",
+         vet=lambda self, data: self._vet_players(data, SixCardBrag.cards, "SettlePartitionGameRequest"))
+    def SettlePartitionGame(self, request: pb.SettlePartitionGameRequest,
+                            call: Call) -> pb.SettlePartitionGameResponse:
+        players, game, carry = partition_game_from_proto(request)
+        call.hands = sum(len(p.hands) for p in players)
+        return result_to_proto(settle_partition_game(players, game, carry=carry), pb.SettlePartitionGameResponse)
 
     @rpc(default_field="cards")
     def Odds(self, request: pb.OddsRequest, call: Call) -> pb.OddsResponse:
