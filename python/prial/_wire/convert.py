@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from google.protobuf.message import Message
@@ -18,6 +18,7 @@ from ..categories import Category
 from ..errors import ConfigurationError, InvalidHandError
 from ..play import casino
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
+from ..play.crash_rules import CRASH_OPTIONS, checked_option
 from ..play.results import (
     BetResult,
     CategoryOdds,
@@ -82,6 +83,19 @@ def cards_to_proto(cards: Any, field: str) -> pb.Cards:
     except (TypeError, ValueError):
         raise InvalidHandError(f"{field}: cards must be text or card indices 0..54, got {cards!r}",
                                field=field) from None
+
+
+def crash_options_from_proto(msg: pb.CrashShowdownRequest) -> dict[str, str]:
+    """crash_showdown's scoring options (CRASH_OPTIONS) of a request, an
+    empty field standing for the option's default."""
+    return {name: getattr(msg, name) or choices[0] for name, choices in CRASH_OPTIONS.items()}
+
+
+def crash_options_to_proto(options: Mapping[str, str]) -> dict[str, str]:
+    """The request fields of crash_showdown's scoring options (name ->
+    value), each checked, so that a bad value is refused before anything is
+    sent."""
+    return {name: checked_option(name, value) for name, value in options.items()}
 
 
 def category_from_proto(msg: Message, field: str) -> Category | None:

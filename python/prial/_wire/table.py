@@ -13,7 +13,7 @@ from ..cards import CardsLike, cards_of
 from ..errors import ConfigurationError, InvalidHandError
 from ..table import GAMES, Action, Deal, DealResult, Event, Pot, PotResult, Seat, TableRules
 from ..table.carried import CARRIED_KEYS, CarriedData
-from ..table.rules import SHUFFLES
+from ..table.rules import DRAW_GAME, DRAW_OPTIONS, SHUFFLES
 from ..v1 import prial_pb2 as pb
 from .convert import _from_enum, choice, number, rules_from_proto, rules_to_proto
 
@@ -23,6 +23,7 @@ TABLE_SHUFFLES = _from_enum("TABLE_SHUFFLE", SHUFFLES, SHUFFLES[0])
 _MOST = {"see_cost": 2**31 - 1, "blind_turns": 2**31 - 1}
 _CHIP_OPTIONS = ("ante", "min_stake", "max_stake", "pot_cap", "see_cost")
 _FLAGS = ("sideshow", "agreed_showdown", "cover")
+_DRAW_CHIPS = ("small_blind", "big_blind", "first_bet")
 
 
 class TableState(NamedTuple):
@@ -97,6 +98,10 @@ def table_rules_from_proto(msg: pb.TableRules) -> TableRules:
     options["retain_blind"] = "face_up" if msg.retain_blind_face_up else msg.retain_blind
     options["shuffle"] = choice(TABLE_SHUFFLES, msg.shuffle, "table.shuffle")
     options.update({name: getattr(msg, name) for name in _FLAGS if msg.HasField(name)})
+    for name in DRAW_OPTIONS:
+        if msg.HasField(name):
+            options[name] = _bounded(getattr(msg, name), f"table.{name}") if name in _DRAW_CHIPS \
+                else getattr(msg, name)
     try:
         return TableRules(**options)
     except (InvalidHandError, ConfigurationError) as exc:
@@ -162,7 +167,7 @@ def start_deal(request: pb.PlayTableRequest) -> Deal:
     try:
         return Deal.start(table, list(request.players), cards=cards,
                           seed=request.seed if request.HasField("seed") else None, dealer=request.dealer, stacks=stacks,
-                          carried=carried)
+                          carried=carried, stub=list(request.stub) if request.HasField("stub") else None)
     except InvalidHandError as exc:
         if exc.field in (*CARRIED_KEYS, "carried"):
             raise _in_field(exc, "carried") from None
@@ -195,6 +200,8 @@ def setup_to_proto(deal: Deal, table: pb.TableRules) -> pb.PlayTableRequest:
                               stacks=data["stacks"] or (), carried=_carried_to_proto(data))
     if "cards" in data:
         msg.cards.extend(pb.Cards() if hand is None else _cards(hand) for hand in data["cards"])
+        if "stub" in data:
+            msg.stub = bytes(data["stub"])
     else:
         msg.seed, msg.pack_version = data["seed"], data["pack_version"]
     return msg
@@ -258,7 +265,8 @@ def table_rules_to_proto(table: TableRules) -> pb.TableRules:
                         see_cost=table.see_cost, sideshow=table.sideshow, agreed_showdown=table.agreed_showdown,
                         cover=table.cover, retain_blind=bool(table.retain_blind),
                         retain_blind_face_up=table.retain_blind == "face_up",
-                        shuffle=number(TABLE_SHUFFLES, table.shuffle, "shuffle"))
+                        shuffle=number(TABLE_SHUFFLES, table.shuffle, "shuffle"),
+                        **({name: getattr(table, name) for name in DRAW_OPTIONS} if table.game == DRAW_GAME else {}))
     if table.raise_limit == "double":
         msg.raise_limit_double = True
     elif table.raise_limit is not None:

@@ -22,11 +22,26 @@ from typing import NoReturn
 from .. import __version__
 from .._extras import missing_extra
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
-from . import audit, bench, call, hands, partition_games, play, proto, replay, score, serve, settle, simulate, table
+from . import (
+    audit,
+    bench,
+    call,
+    classic,
+    hands,
+    partition_games,
+    play,
+    proto,
+    replay,
+    score,
+    serve,
+    settle,
+    simulate,
+    table,
+)
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, settle, partition_games, table, simulate, bench, score, replay, audit, serve, call,
-                  proto)
+COMMAND_GROUPS = (hands, play, settle, classic, partition_games, table, simulate, bench, score, replay, audit, serve,
+                  call, proto)
 
 # The extra that brings a module some command imports only when asked.
 DEBUG_HELP = "show the Python traceback of an unexpected error"

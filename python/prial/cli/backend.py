@@ -19,6 +19,9 @@ from ..evaluator import FOUR_ORDERS, Evaluator
 from ..play import (
     CASINO_BRAG_PAYTABLE,
     CasinoResult,
+    ClassicPlayer,
+    ClassicResult,
+    ClassicRules,
     CrashPlayer,
     CrashResult,
     Equity,
@@ -30,9 +33,11 @@ from ..play import (
     equity,
     odds,
     settle_casino,
+    settle_classic,
     settle_partition_game,
     showdown,
 )
+from ..play.crash_rules import CRASH_OPTIONS
 from ..play.partition_games import PartitionGame
 from ..play.results import PartitionGameResult
 from ..results import Split
@@ -70,7 +75,9 @@ class Backend(Protocol):
 
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
-                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0]) -> CrashResult: ...
+                       crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
+                       ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
+                       below_min: str = CRASH_OPTIONS["below_min"][0]) -> CrashResult: ...
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
@@ -78,6 +85,10 @@ class Backend(Protocol):
 
     def settle_partition_game(self, players: Sequence[CrashPlayer], game: PartitionGame, *,
                               carry: int = 0) -> PartitionGameResult: ...
+
+    def settle_classic(self, players: Sequence[ClassicPlayer], rules: ClassicRules | None = None, *,
+                       contenders: Sequence[str] | None = None, seer: str | None = None,
+                       stock: CardsLike | None = None, seed: int | None = None) -> ClassicResult: ...
 
 
 class Local:
@@ -89,6 +100,7 @@ class Local:
     crash_showdown = staticmethod(crash_showdown)
     settle_casino = staticmethod(settle_casino)
     settle_partition_game = staticmethod(settle_partition_game)
+    settle_classic = staticmethod(settle_classic)
 
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)

@@ -12,6 +12,7 @@ from typing import TextIO, TypeVar
 from ..cards import cards_of, parse_cards
 from ..errors import InvalidHandError
 from ..evaluator import FOUR_ORDERS
+from ..play.crash_rules import CRASH_OPTIONS
 from ..rules import ACE_TWO_THREE, MAX_JOKERS, PRESETS, TOP_PRIAL, WILD_AS_ITSELF, WILD_PRESETS, WILD_TIES, Rules
 
 T = TypeVar("T")
@@ -70,6 +71,25 @@ def add_four_order_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--four-order", choices=FOUR_ORDERS, default=FOUR_ORDERS[0],
                         help="how the four-of-a-kind bonus ranks fours: as the ruleset ranks prials (default), "
                              "aces high, or fours high")
+
+
+# What each Crash scoring option's values mean, for --help (docs/rules.md, "Crash scoring").
+_CRASH_OPTION_HELP = {
+    "ties": "tied hands at a position: stick_up, nobody scores (default); cancel, they cancel out and the "
+            "best hand left scores",
+    "four_bonus": "who scores the four-of-a-kind bonus: best, only the best four at the table (default); every, "
+                  "every player holding one",
+    "below_min": "a hand below --min-category: foul, its player fouls (default); forfeit_position, it scores "
+                 "nothing at its own position",
+}
+
+
+def add_crash_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """--ties, --four-bonus and --below-min (CRASH_OPTIONS), the readings
+    of Crash scoring that rule sources disagree on."""
+    for name, choices in CRASH_OPTIONS.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", choices=choices, default=choices[0],
+                            help=_CRASH_OPTION_HELP[name])
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:

@@ -16,11 +16,13 @@ from ..categories import Category
 from ..errors import InvalidHandError
 from ..play import CASINO_BRAG_PAYTABLE, PAYTABLES, CrashPlayer, CrashResult, HouseEdge, house_edge
 from ..play.casino import GAMES, PAIR_BONUS_ON_FOLD, Paytable
+from ..play.crash_rules import CRASH_OPTIONS
 from . import play
 from .backend import Backend, Local
 from .common import (
     CHIPS,
     POSITIVE,
+    add_crash_scoring_options,
     add_four_order_option,
     add_rules_options,
     check_cards,
@@ -50,10 +52,12 @@ def crash_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", type=whole(0, 2**32 - 1), nargs=4, metavar="POINTS",
                         help="what positions 1 to 4 score (default 1 each), e.g. 4 3 2 1")
     parser.add_argument("--min-category", metavar="CATEGORY",
-                        help="a hand below this category fouls, e.g. PAIR (a house rule)")
+                        help="a hand below this category fouls (or, with --below-min forfeit_position, scores "
+                             "nothing at its position), e.g. PAIR (a house rule)")
     parser.add_argument("--crash-value", type=whole(0, MAX_CRASH_VALUE), default=0, metavar="POINTS",
                         help="what a crash (every position won) scores beyond its positions (default 0)")
     add_four_order_option(parser)
+    add_crash_scoring_options(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_rules_options(parser)
 
@@ -67,7 +71,8 @@ def crash(args: argparse.Namespace, backend: Backend) -> int:
     players = [_crash_player(str(n), text, n in args.six_pairs) for n, text in enumerate(args.players, 1)]
     result = backend.crash_showdown(players, scoring=args.weights or "points", min_category=args.min_category,
                                     rules=rules_from_args(args), crash_value=args.crash_value,
-                                    four_order=args.four_order)
+                                    four_order=args.four_order,
+                                    **{name: getattr(args, name) for name in CRASH_OPTIONS})
     if args.json:
         # Points in the players' order, as a server's map may not be.
         print(json.dumps({**result.to_dict(), "points": {p.id: result.points[p.id] for p in result.players}},
@@ -101,8 +106,11 @@ def print_crash(result: CrashResult) -> None:
         notes.append(f"outright, a thirteen-card straight: {play.who_wins(result.outright)}")
     if result.crash:
         notes.append(f"crash: player {result.crash} won every position")
-    if result.four_of_a_kind_bonus:
-        notes.append(f"four of a kind: player {result.four_of_a_kind_bonus} scores the bonus point")
+    bonuses = result.four_of_a_kind_bonuses
+    if len(bonuses) == 1:
+        notes.append(f"four of a kind: player {bonuses[0]} scores the bonus point")
+    elif bonuses:
+        notes.append(f"four of a kind: players {', '.join(bonuses[:-1])} and {bonuses[-1]} each score a bonus point")
     if notes:
         print()
         print("\n".join(notes))

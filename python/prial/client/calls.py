@@ -22,6 +22,7 @@ from .._wire.convert import (
     GAMES,
     OBJECTIVES,
     cards_to_proto,
+    crash_options_to_proto,
     number,
     paytable_to_proto,
     result_from_proto,
@@ -122,7 +123,7 @@ def _seer_wins(data: bytes) -> npt.NDArray[np.uint8]:
 
 def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence[int],
                          min_category: Category | str | None, rules: Rules | None,
-                         crash_value: int, four_order: str) -> _Call[CrashResult]:
+                         crash_value: int, four_order: str, options: Mapping[str, str]) -> _Call[CrashResult]:
     request = pb.CrashShowdownRequest(
         rules=rules_to_proto(rules),
         players=[pb.CrashPlayer(
@@ -130,7 +131,7 @@ def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence
             discards=cards_to_proto(p.discards, f"player {p.id!r} discards"),
             declare_six_pairs=p.declare_six_pairs) for p in players],
         weights=[] if scoring == "points" else list(scoring), crash_value=checked_crash_value(crash_value),
-        four_order=checked_four_order(four_order))
+        four_order=checked_four_order(four_order), **crash_options_to_proto(options))
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return _result_call("CrashShowdown", request, CrashResult)

@@ -22,6 +22,7 @@ from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
+from ..play.crash_rules import CRASH_OPTIONS
 from ..play.partition_games import PartitionGame
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
@@ -162,10 +163,12 @@ class Client(_Connection):
     def crash_showdown(self, players: Sequence[CrashPlayer], *, scoring: str | Sequence[int] = "points",
                        min_category: Category | str | None = None, rules: Rules | None = None,
                        crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
-                       timeout: float | None = None) -> CrashResult:
+                       ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
+                       below_min: str = CRASH_OPTIONS["below_min"][0], timeout: float | None = None) -> CrashResult:
         """``prial.crash_showdown(...)`` on the server."""
         return self._unary(
-            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order), timeout)
+            _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order,
+                                 {"ties": ties, "four_bonus": four_bonus, "below_min": below_min}), timeout)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str | None = None,

@@ -18,6 +18,7 @@ from ..errors import ConfigurationError, InvalidShowdownError
 from ..evaluator import FOUR_ORDERS, Evaluator, checked_four_order, evaluator_for
 from ..rules import Rules
 from .checks import seats, unique_ids
+from .crash_rules import CRASH_OPTIONS, checked_option, settle_position
 from .results import CrashPlayerResult, CrashPosition, CrashResult
 
 MAX_HANDS = 4
@@ -58,22 +59,30 @@ def crash_showdown(
     rules: Rules | None = None,
     crash_value: int = 0,
     four_order: str = FOUR_ORDERS[0],
+    ties: str = CRASH_OPTIONS["ties"][0],
+    four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
+    below_min: str = CRASH_OPTIONS["below_min"][0],
 ) -> CrashResult:
     """Score a Crash (thirteen-card Brag) round.
 
     Hands meet position by position (first hands together, then second ...).
     A unique best hand scores the position's weight (``scoring="points"``:
     1 each; or four weights such as ``[4, 3, 2, 1]``); a tie for best is a
-    stick-up and nobody scores.  A player fouls, scores nothing and is out of
-    every comparison when their hands are not in non-increasing order or one
-    is below ``min_category`` (in the ruleset's category order).  Winning
+    stick-up and nobody scores (``ties="stick_up"``, the default), or, with
+    ``ties="cancel"``, the tied hands cancel out and the best hand left
+    scores.  A player fouls, scores nothing and is out of every comparison
+    when their hands are not in non-increasing order or one is below
+    ``min_category`` (in the ruleset's category order); with
+    ``below_min="forfeit_position"`` such a hand only scores nothing at its
+    own position.  Winning
     every position of a round of three or four positions (nine- or
     thirteen-card deals) is a crash, which scores ``crash_value`` points more
     (default 0: its positions alone; the same ``crash_value`` as
     ``Evaluator.partition``'s, so a split chosen by expected points counts
     what this scoring pays).  A player whose hands use all four cards
     of a rank scores one bonus point; only the best such four at the table
-    scores, ranked by ``four_order``: ``"prial"`` (default) as the ruleset
+    scores (``four_bonus="best"``; ``"every"``: every player holding one),
+    ranked by ``four_order``: ``"prial"`` (default) as the ruleset
     ranks prials (threes highest in Brag, aces with ``top_prial="ace"`` and
     in Teen Patti), ``"aces"`` (A, K ... 2) or ``"fours"`` (fours, then A,
     K ... 2).  A thirteen-card straight (every
@@ -86,6 +95,8 @@ def crash_showdown(
     crash_value = checked_crash_value(crash_value)
     four_rank = {r: i for i, r in enumerate(four_of_a_kind_order(ev, checked_four_order(four_order)))}
     floor = None if min_category is None else parse_category(min_category, "min_category")
+    ties, four_bonus, below_min = (checked_option(name, value) for name, value in
+                                   (("ties", ties), ("four_bonus", four_bonus), ("below_min", below_min)))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
     seats(len(players), MAX_CARDS)
@@ -105,7 +116,9 @@ def crash_showdown(
     values = {pid: [_value(ev, h) for h in hs] for pid, hs in hands.items()}
     order = ev.category_order  # strongest first
     weaker = [] if floor is None else order[order.index(floor) + 1:]
-    fouls = {pid: _foul(vs, floor, weaker) for pid, vs in values.items()}
+    # A hand below the floor fouls its player or forfeits its own position, never both.
+    fouling, forfeiting = (weaker, []) if below_min == "foul" else ([], weaker)
+    fouls = {pid: _foul(vs, floor, fouling) for pid, vs in values.items()}
     fours = {pid: (None if fouls[pid] else _best_four(hs, four_rank)) for pid, hs in hands.items()}
 
     voided_by = next((p.id for p in players if p.declare_six_pairs
@@ -118,30 +131,28 @@ def crash_showdown(
     won: dict[str, list[int]] = {pid: [] for pid in hands}
     if not voided_by and not outright:
         for index in range(MAX_HANDS):
-            contenders = [pid for pid in hands if not fouls[pid] and index < len(values[pid])]
-            if not contenders:
+            laid = [pid for pid in hands if not fouls[pid] and index < len(values[pid])]
+            if not laid:
                 continue
-            best = max(values[pid][index][0] for pid in contenders)
-            top = [pid for pid in contenders if values[pid][index][0] == best]
-            winner = top[0] if len(top) == 1 else None
-            if winner is not None:
-                points[winner] += weights[index]
-                won[winner].append(index)
-            best_hand = values[top[0]][index][1]
-            reason = (f"{winner} scores {weights[index]}: {best_hand}" if winner is not None
-                      else f"stick-up: {' and '.join(top)} hold {best_hand}")
-            positions.append(CrashPosition(index, weights[index], winner, winner is None,
-                                           tuple(contenders), best_hand, reason))
+            position = _position(index, weights[index], {pid: values[pid][index] for pid in laid}, forfeiting,
+                                 ties)
+            if position.winner is not None:
+                points[position.winner] += position.weight
+                won[position.winner].append(index)
+            positions.append(position)
     crash = next((pid for pid, w in won.items()
                   if len(positions) >= CRASH_POSITIONS and len(w) == len(positions)), None)
     if crash is not None:
         points[crash] += crash_value
     bonus = None
+    bonuses: tuple[str, ...] = ()
     if not voided_by and not outright:
         with_four = {pid: rank for pid, rank in fours.items() if rank is not None}
         if with_four:
             bonus = min(with_four, key=lambda pid: four_rank[with_four[pid]])
-            points[bonus] += 1
+            bonuses = tuple(with_four) if four_bonus == "every" else (bonus,)
+            for pid in bonuses:
+                points[pid] += 1
     results = tuple(
         CrashPlayerResult(
             id=pid,
@@ -157,7 +168,7 @@ def crash_showdown(
         for pid in hands
     )
     return CrashResult(tuple(positions), results, points, crash, bonus, outright,
-                       voided_by is not None, voided_by)
+                       voided_by is not None, voided_by, bonuses)
 
 
 def checked_crash_value(value: object) -> int:
@@ -181,6 +192,35 @@ def _player_hands(p: CrashPlayer) -> list[list[int]]:
             raise InvalidShowdownError(f"player {p.id!r} hand {i + 1} has {len(cards)} cards; expected 3")
         out.append(cards)
     return out
+
+
+def _position(index: int, weight: int, laid: dict[str, tuple[int, str, Category]], below: list[Category],
+              ties: str) -> CrashPosition:
+    """The position where ``laid`` (player -> hand value) meet; a hand of a
+    category in ``below`` is forfeited (scores nothing, meets nobody)."""
+    forfeited = tuple(pid for pid, v in laid.items() if v[2] in below)
+    strengths = {pid: v[0] for pid, v in laid.items() if pid not in forfeited}
+    if not strengths:
+        return CrashPosition(index, weight, None, False, (), None,
+                             f"nobody scores: every hand is below the minimum ({_names(forfeited)})",
+                             forfeited=forfeited)
+    settled = settle_position(strengths, ties)
+    best = max(strengths.values())
+    top = [pid for pid, s in strengths.items() if s == best]
+    best_hand = laid[top[0]][1]
+    if settled.winner is None:
+        reason = (f"stick-up: {_names(top)} hold {best_hand}" if ties == "stick_up"
+                  else f"stick-up: every hand is tied with another ({_names(settled.cancelled)} cancel out)")
+    else:
+        reason = f"{settled.winner} scores {weight}: {laid[settled.winner][1]}"
+        if settled.cancelled:
+            reason += f" ({_names(settled.cancelled)} cancel out)"
+    return CrashPosition(index, weight, settled.winner, settled.winner is None, tuple(strengths), best_hand,
+                         reason, cancelled=settled.cancelled, forfeited=forfeited)
+
+
+def _names(ids: Sequence[str]) -> str:
+    return " and ".join(ids)
 
 
 def _value(ev: Evaluator, cards: list[int]) -> tuple[int, str, Category]:

@@ -120,10 +120,12 @@ class CrashPosition(_ToDict):
     index: int  # 0 = first hands
     weight: int
     winner: str | None
-    stick_up: bool  # a tie for best: nobody scores
+    stick_up: bool  # nobody scores for a tie: for best, or (ties="cancel") of every hand with another
     contenders: tuple[str, ...]
     best: str | None  # description of the best hand
     reason: str = ""  # in words: "a scores 1: Prial of aces", "stick-up: a and b hold Pair of sevens, ..."
+    cancelled: tuple[str, ...] = ()  # ties="cancel": players whose tied hands cancelled out here
+    forfeited: tuple[str, ...] = ()  # below_min="forfeit_position": players whose hand here is below the minimum
 
 
 @dataclass(frozen=True)
@@ -146,8 +148,10 @@ class CrashResult(_ToDict):
     ``void``: a player declared six pairs (``voided_by``); nothing scores.
     ``outright``: players holding a thirteen-card straight, who win the round
     outright; nothing else scores.  ``crash``: the player who won every
-    position.  ``four_of_a_kind_bonus``: the player whose four of a kind
-    scored the bonus point.
+    position.  ``four_of_a_kind_bonus``: the player holding the best four of
+    a kind, who scores the bonus point; ``four_of_a_kind_bonuses``: every
+    player who scored it (with ``four_bonus="every"`` each player holding a
+    four of a kind, else that one player).
     """
 
     positions: tuple[CrashPosition, ...]
@@ -158,6 +162,7 @@ class CrashResult(_ToDict):
     outright: tuple[str, ...] = ()
     void: bool = False
     voided_by: str | None = None
+    four_of_a_kind_bonuses: tuple[str, ...] = ()
 
 
 # ---- nine-, seven- and six-card Brag ----

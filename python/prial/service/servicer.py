@@ -42,6 +42,7 @@ from .._wire.convert import (
     cards_from_proto,
     category_from_proto,
     choice,
+    crash_options_from_proto,
     paytable_from_proto,
     result_to_proto,
     rules_from_proto,
@@ -182,6 +183,7 @@ class PrialService(pb_grpc.PrialServicer):
             rules=rules_from_proto(request.rules),
             crash_value=request.crash_value,
             four_order=request.four_order or FOUR_ORDERS[0],
+            **crash_options_from_proto(request),
         )
         return result_to_proto(result, pb.CrashShowdownResponse)
 
