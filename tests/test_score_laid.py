@@ -295,6 +295,20 @@ def test_sample_refuses_what_its_game_has_not(tmp_path, capsys, argv, message):
     assert not (tmp_path / "x.csv").exists()
 
 
+@pytest.mark.parametrize("call,message", [
+    (lambda: prial.deal_crash(-1), "seed must be a whole number 0 to 18446744073709551615, got -1"),
+    (lambda: prial.deal_crash(1, spare=1), "spare must be True or False, got 1"),
+    (lambda: prial.deal_crash(1, "3"), "players must be a whole number 2 to 4, got '3'"),
+    (lambda: prial.deal_crash(1, 6, cards=9), "players must be a whole number 2 to 5, got 6"),
+    (lambda: prial.deal_crash(1, 3, spare=True).exchange(3), "seat must be a whole number 0 to 2, got 3"),
+    (lambda: prial.sample_laid_deals(2, game="seven_card"), "game must be one of nine_card, crash"),
+    (lambda: prial.write_sample_log("never.csv", 2, laid="draw"), "laid must be None or one of nine_card, crash"),
+])
+def test_bad_arguments_are_named(call, message):
+    with pytest.raises(prial.InvalidHandError, match=message):
+        call()
+
+
 def test_resume_of_a_laid_log_gives_the_same_output(tmp_path):
     log = tmp_path / "log.parquet"
     prial.write_sample_log(log, 40, seed=2, players=3, laid="crash", spare=True, deals_per_row_group=7)

@@ -32,6 +32,7 @@ from ..logs.formats import detect_format
 from ..logs.io import write_tables
 from ..logs.options import ScoreOptions
 from ..logs.targets import check_directory
+from ..play.crash_deal import DEAL_SIZES
 from .sample_laid import sample_laid_deals
 from .types import SAMPLE_WON, ScoreError
 
@@ -266,6 +267,8 @@ def write_sample_log(path: str | os.PathLike[str], deals: int, *, seed: int = 0,
         raise ScoreError(f"the log {path} is a directory; name the log's file", status=1)
     if os.path.lexists(path) and not overwrite:
         raise ScoreError(f"the log {path} exists: --overwrite replaces it", status=1)
+    if laid is not None and laid not in DEAL_SIZES:
+        raise InvalidHandError(f"laid must be None or one of {', '.join(DEAL_SIZES)}, got {laid!r}", field="laid")
     if laid is None:
         if spare:
             raise InvalidHandError("spare hands are dealt in logs of laid Crash hands only, not in three-card Brag",
