@@ -6,6 +6,7 @@ imports the other).
 - ``convert``: rules, cards, results and the enums to and from messages;
 - ``table``: the betting table's PlayTable messages;
 - ``partition_games``: SettlePartitionGame's request;
+- ``classic``: SettleClassic's request;
 - ``encoding``: the wire form itself, for the big batch messages.
 """
 

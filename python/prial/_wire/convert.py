@@ -18,6 +18,7 @@ from ..categories import Category
 from ..errors import ConfigurationError, InvalidHandError
 from ..play import casino
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
+from ..play.classic import ClassicDraw, ClassicHand, ClassicPhase
 from ..play.crash_rules import CRASH_OPTIONS, checked_option
 from ..play.results import (
     BetResult,
@@ -314,5 +315,8 @@ _RESULT_TYPES: dict[str, type] = {
     "prial.v1.PartitionGameSet": PartitionGameSet,
     "prial.v1.PartitionGamePlayerResult": PartitionGamePlayerResult,
     "prial.v1.BetResult": BetResult,
+    "prial.v1.ClassicHand": ClassicHand,
+    "prial.v1.ClassicDraw": ClassicDraw,
+    "prial.v1.ClassicPhase": ClassicPhase,
     "prial.v1.CategoryOdds": CategoryOdds,
 }

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..cards import format_cards
 from ..errors import InvalidHandError
-from . import hands, partition_games, play, settle
+from . import classic, hands, partition_games, play, settle
 from .common import (
     Failure,
     add_rules_options,
@@ -62,6 +62,7 @@ examples:
                    "10s 10d 10h | 9s 9d 9h | 8s 8d 8h | 7s 7d 7h / 3c"
   prial call casino "Ah Kh Qh" "Jc Jd 4s" --ante 10 --pair-bonus 5
   prial call settle-partition --game six_card "As Ad Ah | Ks Kd 2h" "3c 3d 3h | Qc Qd 4h" --carry 4
+  prial call classic "Jc 9d Ah / stand" "Ks Kh 7c / draw" --seed 7
   prial call odds --hand "As Kd Qh" --opponents 2
   prial call equity "As Kd Qh 5c" --opponents 3 --samples 100000
   prial call --target prial.example:50051 --tls-ca ca.pem --token-file token health"""
@@ -112,6 +113,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rpc("settle-partition", "settle nine-, seven- or six-card Brag: prial settle-partition (SettlePartitionGame)",
         f"{partition_games.DESCRIPTION} The table of prial settle-partition. RPC SettlePartitionGame.",
         partition_games.arguments, partition_games.settle_partition)
+    rpc("classic", "settle a deal of classic three-stake Brag: prial classic (SettleClassic)",
+        f"{classic.DESCRIPTION} The tables of prial classic. RPC SettleClassic.",
+        classic.arguments, classic.classic)
     rpc("odds", "category odds and equity: prial odds (Odds, Equity)",
         f"{play.ODDS_DESCRIPTION} The tables of prial odds. RPCs Odds and, with --hand, Equity.",
         play.odds_arguments, play.odds)

@@ -75,8 +75,11 @@ def classic(args: argparse.Namespace, backend: Backend) -> int:
     result = backend.settle_classic(players, rules, contenders=contenders, seer=seer, stock=args.stock,
                                     seed=args.seed)
     if args.json:
-        # Nets in the players' order, as a server's map may not be.
-        print(json.dumps({**result.to_dict(), "nets": {p.id: result.nets[p.id] for p in players}}, indent=2))
+        # Payouts and nets in the players' order, as a server's maps may not be.
+        data = result.to_dict()
+        for phase, settled in zip(data["phases"], result.phases):
+            phase["payouts"] = {p.id: settled.payouts[p.id] for p in players}
+        print(json.dumps({**data, "nets": {p.id: result.nets[p.id] for p in players}}, indent=2))
     else:
         print_classic(result, [p.id for p in players])
     return 0

@@ -24,6 +24,7 @@ from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
 from ..play.crash_rules import CRASH_OPTIONS
+from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.partition_games import PartitionGame
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
@@ -43,6 +44,7 @@ from .calls import (
     _partition_call,
     _play_table_call,
     _settle_casino_call,
+    _settle_classic_call,
     _settle_partition_game_call,
     _showdown_batch_call,
     _showdown_call,
@@ -172,6 +174,14 @@ class AsyncClient(_Connection):
                                     timeout: float | None = None) -> PartitionGameResult:
         """As ``Client.settle_partition_game``."""
         return await self._unary(_settle_partition_game_call(players, game, carry), timeout)
+
+    async def settle_classic(self, players: Sequence[ClassicPlayer], rules: ClassicRules | None = None, *,
+                             contenders: Sequence[str] | None = None, seer: str | None = None,
+                             stock: CardsLike | None = None, seed: int | None = None,
+                             timeout: float | None = None) -> ClassicResult:
+        """As ``Client.settle_classic``."""
+        return await self._unary(_settle_classic_call(players, rules, contenders, seer, stock, seed),
+                                 timeout)
 
     async def odds(self, rules: Rules | None = None, cards: int = 3, *, timeout: float | None = None) -> Odds:
         """As ``Client.odds``."""

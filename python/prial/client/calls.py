@@ -29,12 +29,14 @@ from .._wire.convert import (
     rules_to_proto,
 )
 from .._wire.partition_games import partition_game_request
+from .._wire.classic import classic_request
 from .._wire.table import ActionLike, TableState, play_table_request, table_state_from
 from ..cards import CardsLike
 from ..categories import Category, parse_category
 from ..errors import InvalidHandError, InvalidShowdownError
 from ..evaluator import checked_four_order
 from ..play.casino import Paytable
+from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.crash import CrashPlayer, checked_crash_value
 from ..play.partition_games import NineCardBrag, PartitionGame, SevenCardBrag, SixCardBrag
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
@@ -157,6 +159,22 @@ def _settle_partition_game_call(players: Sequence[CrashPlayer], game: PartitionG
                                    f"got {type(game).__name__}", field="game")
     request = partition_game_request(players, game, _chips(carry, "carry"))
     return _result_call("SettlePartitionGame", request, PartitionGameResult)
+
+
+def _settle_classic_call(players: Sequence[ClassicPlayer], rules: ClassicRules | None,
+                         contenders: Sequence[str] | None, seer: str | None, stock: CardsLike | None,
+                         seed: int | None) -> _Call[ClassicResult]:
+    rules = ClassicRules() if rules is None else rules
+    if not isinstance(rules, ClassicRules):
+        raise InvalidShowdownError(f"rules must be a prial.ClassicRules, got {type(rules).__name__}", field="rules")
+    for i, p in enumerate(players):
+        if not isinstance(p, ClassicPlayer):
+            raise InvalidShowdownError(f"player {i}: expected a prial.ClassicPlayer, got {type(p).__name__}",
+                                       field="players")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+        raise InvalidShowdownError(f"seed must be an integer 0..2**64-1; got {seed!r}", field="seed")
+    request = classic_request(players, rules, contenders, seer, stock, seed)
+    return _result_call("SettleClassic", request, ClassicResult)
 
 
 def _odds_call(rules: Rules | None, cards: int) -> _Call[Odds]:

@@ -23,6 +23,7 @@ from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
 from ..play.crash_rules import CRASH_OPTIONS
+from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.partition_games import PartitionGame
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
@@ -42,6 +43,7 @@ from .calls import (
     _partition_call,
     _play_table_call,
     _settle_casino_call,
+    _settle_classic_call,
     _settle_partition_game_call,
     _showdown_batch_call,
     _showdown_call,
@@ -180,6 +182,14 @@ class Client(_Connection):
                               timeout: float | None = None) -> PartitionGameResult:
         """``prial.settle_partition_game(...)`` on the server."""
         return self._unary(_settle_partition_game_call(players, game, carry), timeout)
+
+    def settle_classic(self, players: Sequence[ClassicPlayer], rules: ClassicRules | None = None, *,
+                         contenders: Sequence[str] | None = None, seer: str | None = None,
+                         stock: CardsLike | None = None, seed: int | None = None,
+                         timeout: float | None = None) -> ClassicResult:
+        """``prial.settle_classic(...)`` on the server."""
+        return self._unary(_settle_classic_call(players, rules, contenders, seer, stock, seed),
+                           timeout)
 
     def odds(self, rules: Rules | None = None, cards: int = 3, *, timeout: float | None = None) -> Odds:
         """``prial.odds(...)`` on the server."""

@@ -11,9 +11,9 @@ from typing import Literal
 
 from .._core import table_pack
 from ..cards import CardsLike, cards_of, check_no_shared_cards, format_cards
-from ..errors import ConfigurationError, InvalidShowdownError
+from ..errors import ConfigurationError, InvalidHandError, InvalidShowdownError
 from ..rules import Rules
-from .checks import MAX_CHIPS, chips, unique_ids
+from .checks import MAX_CHIPS, MAX_NET, unique_ids
 from .results import _ToDict
 from .showdown import Player, showdown
 
@@ -120,9 +120,10 @@ class ClassicResult(_ToDict):
     nets: Mapping[str, int]
 
 
-def _players(players: Sequence[ClassicPlayer]) -> list[tuple[str, list[int]]]:
+def _players(players: Sequence[ClassicPlayer], rules: ClassicRules) -> list[tuple[str, list[int]]]:
     """(id, cards) of each player, checked: two or more, three cards each,
-    no card twice at the table."""
+    no card twice at the table, and the chips of the deal within what a
+    net can hold."""
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise InvalidShowdownError("players must be a sequence of prial.ClassicPlayer", field="players")
     for i, p in enumerate(players):
@@ -132,6 +133,9 @@ def _players(players: Sequence[ClassicPlayer]) -> list[tuple[str, list[int]]]:
     if not 2 <= len(players) <= 17:
         raise InvalidShowdownError(f"a classic deal needs 2 to 17 players; got {len(players)}", field="players")
     unique_ids([p.id for p in players], "player")
+    if (3 * rules.stake + rules.bonus) * len(players) > MAX_NET:
+        raise InvalidShowdownError(f"three stakes of {rules.stake} and a bonus of {rules.bonus} with "
+                                   f"{len(players)} players come to more than {MAX_NET} chips", field="stake")
     hands = [(p.id, cards_of(p.cards, f"player {p.id!r}")) for p in players]
     for pid, cards in hands:
         if len(cards) != 3:
@@ -166,7 +170,7 @@ def _best_card_place(card: int) -> int:
 def settle_best_card(players: Sequence[ClassicPlayer], rules: ClassicRules | None = None) -> ClassicPhase:
     """The first stake: the highest face-up card (each hand's last card)."""
     rules = rules or ClassicRules()
-    hands = _players(players)
+    hands = _players(players, rules)
     ids = [pid for pid, _ in hands]
     shown = [ClassicHand(pid, (cards[2],), _best_card_place(cards[2]), format_cards([cards[2]]))
              for pid, cards in hands]
@@ -189,7 +193,7 @@ def settle_bragging(players: Sequence[ClassicPlayer], rules: ClassicRules | None
     contender wins without showing; ``seer``: the two left ended with a see,
     whose ties go against the seer; otherwise equal best hands share."""
     rules = rules or ClassicRules()
-    hands = _players(players)
+    hands = _players(players, rules)
     ids = [pid for pid, _ in hands]
     if contenders is None:
         contenders = ids
@@ -224,8 +228,12 @@ def _stock(hands: Sequence[tuple[str, list[int]]], stock: CardsLike | None, seed
     if stock is not None:
         if seed is not None:
             raise InvalidShowdownError("give the stock or a seed, not both", field="seed")
-        order = cards_of(stock, "stock")
-        check_no_shared_cards([("the stock", order)] + [(f"player {pid!r}", cards) for pid, cards in hands])
+        try:
+            order = cards_of(stock, "stock")
+            check_no_shared_cards([("the stock", order)] + [(f"player {pid!r}", cards) for pid, cards in hands])
+        except InvalidHandError as exc:
+            exc.field = "stock"
+            raise
         if any(c >= 52 for c in order):
             raise InvalidShowdownError("stock: classic Brag has no jokers", field="stock")
         return order
@@ -245,7 +253,7 @@ def settle_thirty_one(players: Sequence[ClassicPlayer], rules: ClassicRules | No
     out, all of them draw again.  A stock that runs out before then leaves
     the players still tied to share."""
     rules = rules or ClassicRules()
-    hands = _players(players)
+    hands = _players(players, rules)
     ids = [pid for pid, _ in hands]
     pile = _stock(hands, stock, seed)
     shown = []
@@ -254,18 +262,18 @@ def settle_thirty_one(players: Sequence[ClassicPlayer], rules: ClassicRules | No
         actions = player.actions
         if isinstance(actions, str) or not isinstance(actions, Sequence):
             raise InvalidShowdownError(f"player {pid!r}: actions must be a list of 'draw' and 'stand'",
-                                       field="actions")
+                                       field="players")
         for i, action in enumerate(actions):
             if action not in ("draw", "stand"):
                 raise InvalidShowdownError(f"player {pid!r} action {i}: expected 'draw' or 'stand', got {action!r}",
-                                           field="actions")
+                                           field="players")
             over = ("drawn out" if sum(map(rules.points, held)) > THIRTY_ONE else
                     "stood" if i and actions[i - 1] == "stand" else None)
             if over:
-                raise InvalidShowdownError(f"player {pid!r} action {i}: the turn is over ({over})", field="actions")
+                raise InvalidShowdownError(f"player {pid!r} action {i}: the turn is over ({over})", field="players")
             if action == "draw":
                 if not pile:
-                    raise InvalidShowdownError(f"player {pid!r} action {i}: the stock is empty", field="actions")
+                    raise InvalidShowdownError(f"player {pid!r} action {i}: the stock is empty", field="players")
                 held.append(pile.pop(0))
         total = sum(map(rules.points, held))
         shown.append(ClassicHand(pid, tuple(held), total, f"{total} points", out=total > THIRTY_ONE))

@@ -27,6 +27,7 @@ from ..descriptions import describe_hands
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
 from ..evaluator import FOUR_ORDERS, Evaluator, evaluator_for
 from ..play.casino import settle_casino
+from ..play.classic import settle_classic
 from ..play.checks import seats
 from ..play.crash import MAX_CARDS, CrashPlayer, crash_showdown
 from ..play.odds import equity, odds
@@ -50,6 +51,7 @@ from .._wire.convert import (
 from .observability import Observer
 from .options import ServeOptions
 from .._wire.partition_games import partition_game_from_proto
+from .._wire.classic import classic_from_proto
 from .._wire.table import next_of, response_of, setup_to_proto, start_deal, submitted
 
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
@@ -69,7 +71,8 @@ PLAYERS_FIELD = {message.DESCRIPTOR.name: message.DESCRIPTOR.fields_by_name["pla
 # The calls about one table or one hand: their requests are small, and a
 # big one is refused before it is read (batches are bounded by the
 # server's message size).
-TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "SettlePartitionGame", "Odds", "Equity")
+TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "SettlePartitionGame", "SettleClassic",
+                 "Odds", "Equity")
 TABLE_REQUEST_BYTES = 1 << 20
 # PlayTable: a deal is replayed from its first action on every call, so its
 # length is bounded, counted before anything is read; 10,000 actions naming
@@ -209,6 +212,12 @@ class PrialService(pb_grpc.PrialServicer):
         players, game, carry = partition_game_from_proto(request)
         call.hands = sum(len(p.hands) for p in players)
         return result_to_proto(settle_partition_game(players, game, carry=carry), pb.SettlePartitionGameResponse)
+
+    @rpc(default_field="players")
+    def SettleClassic(self, request: pb.SettleClassicRequest, call: Call) -> pb.SettleClassicResponse:
+        players, rules, keywords = classic_from_proto(request)
+        call.hands = len(players)
+        return result_to_proto(settle_classic(players, rules, **keywords), pb.SettleClassicResponse)
 
     @rpc(default_field="cards")
     def Odds(self, request: pb.OddsRequest, call: Call) -> pb.OddsResponse:
