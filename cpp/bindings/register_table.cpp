@@ -314,6 +314,8 @@ class TableDeal {
   }
 
   int seer() const { return state_.seer == kNobody ? -1 : state_.seer; }
+  // Draw Brag: the cards left for the draw at the start, top first (empty: unknown).
+  py::list stub() const { return card_list(state_.stub.data(), state_.stub_size); }
 
  private:
   int checked_seat(int seat) const {
@@ -491,7 +493,8 @@ void register_table(py::module_& m) {
       "table_replay",
       [](const TableHandle& handle, const py::object& players, const py::object& dealers, const py::object& cards,
          const py::object& stacks, const py::object& offsets, const py::object& actors, const py::object& kinds,
-         const py::object& amounts, const py::object& discards, const py::object& threads) {
+         const py::object& amounts, const py::object& discards, const py::object& threads,
+         const py::object& stub) {
         const Table& table = *handle.table;
         auto p = batch_array<std::uint8_t>(players, "players", {-1});
         const py::ssize_t deals = p.shape(0);
@@ -505,7 +508,11 @@ void register_table(py::module_& m) {
         const py::ssize_t actions = who.shape(0);
         auto kind = batch_array<std::uint8_t>(kinds, "kinds", {actions});
         auto amount = batch_array<Chips>(amounts, "amounts", {actions});
-        auto disc = batch_array<std::uint8_t>(discards, "discards", {actions, 2});
+        auto disc = batch_array<std::uint8_t>(discards, "discards", {actions, -1});
+        if (disc.shape(1) != 2 && disc.shape(1) != 3)
+          throw InvalidHand("discards must hold 2 cards an action (3 at draw Brag)", -1, "discards");
+        std::optional<py::array_t<Card, py::array::c_style | py::array::forcecast>> sb;
+        if (!stub.is_none()) sb = batch_array<Card>(stub, "stub", {deals, -1});
         const std::int64_t* o = off.data();
         if (deals >= 0 && (o[0] != 0 || o[deals] != actions))
           throw InvalidHand("offsets must start at 0 and end at the number of actions", -1, "offsets");
@@ -519,6 +526,11 @@ void register_table(py::module_& m) {
         py::array_t<std::uint32_t> winners({n, static_cast<std::size_t>(kMaxPots)});
         ReplayInput in{n, width, p.data(), dl.data(), c.data(), st ? st->data() : nullptr, o, who.data(),
                        kind.data(), amount.data(), disc.data()};
+        in.discard_width = static_cast<std::size_t>(disc.shape(1));
+        if (sb) {
+          in.stub = sb->data();
+          in.stub_width = static_cast<std::size_t>(sb->shape(1));
+        }
         ReplayOutput out{status.mutable_data(), first_bad.mutable_data(), code.mutable_data(), ending.mutable_data(),
                          payouts.mutable_data(), put_in.mutable_data(), winners.mutable_data(), pots.mutable_data()};
         const int thread_count_ = thread_count(threads);
@@ -537,11 +549,12 @@ void register_table(py::module_& m) {
       },
       py::arg("table"), py::arg("players"), py::arg("dealers"), py::arg("cards"), py::arg("stacks"),
       py::arg("offsets"), py::arg("actors"), py::arg("kinds"), py::arg("amounts"), py::arg("discards"),
-      py::arg("threads") = py::none(),
-      "table_replay(table, players, dealers, cards, stacks, offsets, actors, kinds, amounts, discards, threads=None)"
-      "\n--\n\n"
-      "Replays many deals from arrays; a dict of arrays per deal (status, first_bad, code, ending, payouts, put_in, "
-      "pot_winners, pots) and the actions applied.");
+      py::arg("threads") = py::none(), py::arg("stub") = py::none(),
+      "table_replay(table, players, dealers, cards, stacks, offsets, actors, kinds, amounts, discards, threads=None, "
+      "stub=None)\n--\n\n"
+      "Replays many deals from arrays (discards: 2 a row, 3 at draw Brag; stub: draw Brag's cards left for the "
+      "draw per deal, 255 past the last); a dict of arrays per deal (status, first_bad, code, ending, payouts, "
+      "put_in, pot_winners, pots) and the actions applied.");
 
   py::class_<TableDeal>(m, "TableDeal", "One deal at a betting table: an immutable native state.")
       .def_static("start", &TableDeal::start, py::arg("table"), py::arg("names"), py::arg("cards"), py::arg("seed"),
@@ -554,6 +567,8 @@ void register_table(py::module_& m) {
                   "from seed; a pot carried from the deal before, seats sitting out, and the seat keeping a "
                   "blind hand (second: its cards, None if unknown).")
       .def("legal", &TableDeal::legal, "legal(self)\n--\n\nThe legal actions, as prial.Action tuples.")
+      .def("stub", &TableDeal::stub,
+           "stub(self)\n--\n\nDraw Brag: the cards the draw deals from, top first (empty when unknown).")
       .def("act", &TableDeal::act, py::arg("seat"), py::arg("kind"), py::arg("amount"), py::arg("discards"),
            "act(self, seat, kind, amount, discards)\n--\n\n"
            "The next deal; raises prial.IllegalActionError when the action breaks a rule.")

@@ -29,9 +29,14 @@ std::uint64_t replay_one(const Table& table, const ReplayInput& in, const Replay
   DealState s;
   try {
     if (players > static_cast<int>(seats)) throw InvalidHand("more players than seats");
-    start(table, Setup{players, in.dealers[d], in.stacks ? in.stacks + d * seats : nullptr,
-                       in.cards + d * seats * table.config.cards},
-          s);
+    Setup setup{players, in.dealers[d], in.stacks ? in.stacks + d * seats : nullptr,
+                in.cards + d * seats * table.config.cards};
+    if (in.stub != nullptr) {
+      setup.stub = in.stub + d * in.stub_width;
+      while (static_cast<std::size_t>(setup.stub_size) < in.stub_width && setup.stub[setup.stub_size] != kUnknownCard)
+        ++setup.stub_size;
+    }
+    start(table, setup, s);
   } catch (const InvalidHand&) {
     out.status[d] = static_cast<std::uint8_t>(ReplayStatus::BadSetup);
     return 0;
@@ -42,8 +47,9 @@ std::uint64_t replay_one(const Table& table, const ReplayInput& in, const Replay
     m.kind = static_cast<Kind>(std::min<int>(in.kinds[a], kKinds));
     m.player = in.actors[a] < players ? in.actors[a] : kNobody;
     m.amount = in.amounts[a] == -1 ? kNoAmount : std::clamp(in.amounts[a], -kAmountLimit, kAmountLimit);
-    for (int k = 0; k < 2; ++k)
-      if (in.discards[2 * a + k] != kUnknownCard) m.discards[m.ndiscards++] = in.discards[2 * a + k];
+    const std::size_t width = std::min(in.discard_width, m.discards.size());
+    for (std::size_t k = 0; k < width; ++k)
+      if (in.discards[in.discard_width * a + k] != kUnknownCard) m.discards[m.ndiscards++] = in.discards[in.discard_width * a + k];
     const Code code = apply(table, s, m);
     if (code != Code::Ok) {
       out.first_bad[d] = a - in.offsets[d];

@@ -382,7 +382,10 @@ struct ReplayInput {
   const std::uint8_t* actors = nullptr;   // (actions) seat; kNobody or beyond: unknown player
   const std::uint8_t* kinds = nullptr;    // (actions) Kind; kKinds or beyond: unknown action
   const Chips* amounts = nullptr;         // (actions) -1: none (a replayed amount is never negative)
-  const Card* discards = nullptr;         // (actions, 2) kUnknownCard: none
+  const Card* discards = nullptr;         // (actions, discard_width) kUnknownCard: none
+  std::size_t discard_width = 2;          // 2, or 3 for draw Brag's draws
+  const Card* stub = nullptr;             // draw Brag: (deals, stub_width) the cards left for the draw,
+  std::size_t stub_width = 0;             //   top first, ending at the first kUnknownCard; nullptr: none
 };
 
 enum class ReplayStatus : std::uint8_t {

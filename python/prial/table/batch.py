@@ -13,7 +13,7 @@ import numpy.typing as npt
 from .._core import TABLE_CODES, TABLE_KINDS, table_replay, table_self_play
 from ..errors import ConfigurationError, InvalidHandError
 from .deal import Deal
-from .rules import TableRules
+from .rules import DRAW_GAME, TableRules
 
 # Status of a replayed deal, by its code in ReplayResult.status.
 STATUSES = ("unfinished", "over", "unknown", "illegal", "bad_setup")
@@ -45,17 +45,19 @@ class ReplayResult(NamedTuple):
 
 def replay_batch(table: TableRules, *, players: Any, dealers: Any, cards: Any, offsets: Any, actors: Any,
                  kinds: Any, amounts: Any, discards: Any, stacks: Any = None,
-                 threads: int | None = None) -> ReplayResult:
+                 threads: int | None = None, stub: Any = None) -> ReplayResult:
     """Replays many deals: per deal its number of players and dealer seat,
     its cards (deals × seats × the table's cards, 255 for unknown) and
     stacks (deals × seats, or None); its actions are rows
     ``offsets[d]:offsets[d + 1]`` of ``actors`` (seat), ``kinds`` (an index
     of ``prial._core.TABLE_KINDS``), ``amounts`` (-1: none) and
-    ``discards`` (actions × 2, 255: none)."""
+    ``discards`` (actions × 2, at draw Brag × 3; 255: none).  ``stub``
+    (draw Brag): each deal's cards left for the draw, top first (deals ×
+    any width, 255 past the last), or None: the cards drawn unknown."""
     if not isinstance(table, TableRules):
         raise InvalidHandError(f"table must be a prial.TableRules; got {table!r}", field="table")
     raw = table_replay(table._native, players, dealers, cards, stacks, offsets, actors, kinds, amounts, discards,
-                       threads)
+                       threads, stub)
     return ReplayResult(**raw)
 
 
@@ -65,7 +67,9 @@ def deals_as_arrays(deals: Sequence[Deal]) -> dict[str, Any]:
     if not deals:
         raise InvalidHandError("no deals given", field="deals")
     width = deals[0].table.cards
+    draw = deals[0].table.game == DRAW_GAME
     seats = max(len(d.players) for d in deals)
+    stub = np.full((len(deals), deals[0].table.rules.pack_size if draw else 0), NO_CARD, dtype=np.uint8)
     kind_index = {kind: i for i, kind in enumerate(TABLE_KINDS)}
     cards = np.full((len(deals), seats, width), NO_CARD, dtype=np.uint8)
     stacks = np.zeros((len(deals), seats), dtype=np.int64)
@@ -73,11 +77,16 @@ def deals_as_arrays(deals: Sequence[Deal]) -> dict[str, Any]:
     actors: list[int] = []
     kinds: list[int] = []
     amounts: list[int] = []
-    discards: list[tuple[int, int]] = []
+    discards: list[tuple[int, ...]] = []
     offsets = [0]
     for d, deal in enumerate(deals):
+        # The hands as dealt: a draw has changed them since.
+        first = Deal.from_dict({**deal.to_dict(), "actions": []}) if draw else deal
+        if draw:
+            left = first._native.stub()
+            stub[d, : len(left)] = left
         for i in range(len(deal.players)):
-            hand = deal._native.cards(i)
+            hand = first._native.cards(i)
             if hand is not None:
                 cards[d, i] = hand
         if deal._stacks is not None:
@@ -89,8 +98,7 @@ def deals_as_arrays(deals: Sequence[Deal]) -> dict[str, Any]:
             kinds.append(kind_index[action.kind])
             amounts.append(action.amount if action.kind in ("stake", "sideshow") and action.amount is not None
                            else -1)
-            picked = list(action.discards) + [NO_CARD] * (2 - len(action.discards))
-            discards.append((picked[0], picked[1]))
+            discards.append(padded(action.discards, 3 if draw else 2))
         offsets.append(len(actors))
     return {
         "players": np.array([len(d.players) for d in deals], dtype=np.uint8),
@@ -101,8 +109,14 @@ def deals_as_arrays(deals: Sequence[Deal]) -> dict[str, Any]:
         "actors": np.array(actors, dtype=np.uint8),
         "kinds": np.array(kinds, dtype=np.uint8),
         "amounts": np.array(amounts, dtype=np.int64),
-        "discards": np.array(discards, dtype=np.uint8).reshape(-1, 2),
+        "discards": np.array(discards, dtype=np.uint8).reshape(-1, 3 if draw else 2),
+        **({"stub": stub} if draw else {}),
     }
+
+
+def padded(cards: Sequence[int], width: int) -> tuple[int, ...]:
+    """An action's discards as a row of ``width``, NO_CARD past them."""
+    return (*cards[:width], *(NO_CARD,) * (width - len(cards[:width])))
 
 
 def self_play(table: TableRules, policies: Sequence[float | None], deals: int, *, seed: int = 0,

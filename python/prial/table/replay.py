@@ -10,10 +10,10 @@ import numpy as np
 
 from .._core import TABLE_KINDS
 from ..errors import IllegalActionError, InvalidHandError
-from .batch import CODES, ENDINGS, NO_CARD, STATUSES, replay_batch
+from .batch import CODES, ENDINGS, NO_CARD, STATUSES, padded, replay_batch
 from .deal import Deal
 from .history import History
-from .rules import TableRules
+from .rules import DRAW_GAME, TableRules
 
 # A deal's finding, most serious first: the first that applies is given.
 FINDINGS = ("bad_setup", "illegal_action", "unfinished", "unchecked", "wrong_winner", "mispaid", "ok")
@@ -79,11 +79,16 @@ def _replay_native(table: TableRules, histories: list[History], threads: int | N
     actors: list[int] = []
     kinds: list[int] = []
     amounts: list[int] = []
-    discards: list[tuple[int, int]] = []
+    discards: list[tuple[int, ...]] = []
+    draw = table.game == DRAW_GAME
+    stub = np.full((n, table.rules.pack_size), NO_CARD, dtype=np.uint8) if draw else None
     for d, h in enumerate(histories):
-        for s, hand in enumerate(_hands(h)):
+        hands, left = _hands(h)
+        for s, hand in enumerate(hands):
             if hand is not None:
                 cards[d, s] = hand
+        if stub is not None and left is not None:
+            stub[d, : len(left)] = left
         if h.stacks is not None:
             stacks[d, : len(h.stacks)] = h.stacks
         seat_of = {name: s for s, name in enumerate(h.players)}
@@ -91,15 +96,14 @@ def _replay_native(table: TableRules, histories: list[History], threads: int | N
             actors.append(seat_of.get(a.player or "", _UNKNOWN))
             kinds.append(_KIND.get(a.kind, _UNKNOWN))
             amounts.append(-1 if a.amount is None else a.amount)
-            picked = (*a.discards[:2], NO_CARD, NO_CARD)
-            discards.append((picked[0], picked[1]))
+            discards.append(padded(a.discards, 3 if draw else 2))
         offsets[d + 1] = len(actors)
     out = replay_batch(
         table, players=np.array([len(h.players) for h in histories], dtype=np.uint8),
         dealers=np.array([h.dealer for h in histories], dtype=np.uint8), cards=cards,
         stacks=stacks if has_stacks else None, offsets=offsets, actors=np.array(actors, dtype=np.uint8),
         kinds=np.array(kinds, dtype=np.uint8), amounts=np.array(amounts, dtype=np.int64),
-        discards=np.array(discards, dtype=np.uint8).reshape(-1, 2), threads=threads)
+        discards=np.array(discards, dtype=np.uint8).reshape(-1, 3 if draw else 2), threads=threads, stub=stub)
     findings = []
     for d, h in enumerate(histories):
         names = h.players
@@ -111,11 +115,13 @@ def _replay_native(table: TableRules, histories: list[History], threads: int | N
     return findings
 
 
-def _hands(h: History) -> Sequence[Sequence[int] | None]:
+def _hands(h: History) -> tuple[Sequence[Sequence[int] | None], Sequence[int] | None]:
+    """The hands dealt and (draw Brag) the cards left for the draw."""
     if h.seed is None:
-        return h.cards or (None,) * len(h.players)
+        return h.cards or (None,) * len(h.players), h.stub
     deal = h.start()  # the seed-to-pack algorithm deals them
-    return [tuple(c) if (c := deal._native.cards(s)) is not None else None for s in range(len(h.players))]
+    hands = [tuple(c) if (c := deal._native.cards(s)) is not None else None for s in range(len(h.players))]
+    return hands, deal._native.stub()
 
 
 def _replay_one(h: History) -> Finding:
