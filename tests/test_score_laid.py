@@ -317,3 +317,37 @@ def test_resume_of_a_laid_log_gives_the_same_output(tmp_path):
     assert again.already_complete and whole.deals == 40
     prial.score_file(log, tmp_path / "b.csv", options=prial.ScoreOptions(chunk_rows=1000))
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+
+
+def test_deal_problems_of_laid_hands(tmp_path):
+    one, _ = _three_player_deal(1)
+    mixed = [dict(r, deal_id=2) for r in _three_player_deal(2)[0]]
+    nine = prial.deal_crash(2, 3, cards=9).hands[0]
+    taken = {c for r in mixed[1:] for c in prial.parse_cards(r["hands"].replace("|", " ") + " " + r["discards"])}
+    free = [c for c in range(52) if c not in taken][:9]
+    assert len(free) == 9 and nine
+    mixed[0] = dict(mixed[0], hands=" | ".join(text(free[i:i + 3]) for i in (0, 3, 6)), discards="")
+    alone = [dict(_three_player_deal(3)[0][0], deal_id=3)]
+    later = [dict(r, deal_id=1) for r in _three_player_deal(4)[0]]  # deal 1 again, after deals 2 and 3
+    maybe, _ = _three_player_deal(5)
+    maybe[1]["exchanged"] = "maybe"
+    rows = one + mixed + alone + later + maybe
+    write_csv(tmp_path / "log.csv", rows)
+    rows_text = (tmp_path / "log.csv").read_text().splitlines()
+    lost = one[0]  # a row without a deal_id before deal 5
+    rows_text.insert(len(rows_text) - 3, f',9,"{lost["hands"]}",{lost["discards"]},false,')
+    (tmp_path / "log.csv").write_text("\n".join(rows_text) + "\n")
+    table, errors = scored(tmp_path, tmp_path / "log.csv")
+    problems = dict(zip(table["deal_id"].to_pylist(), table["deal_problem"].to_pylist()))
+    assert problems[1].startswith("the rows of this deal are not consecutive in the log")
+    assert problems[2] == "players hold different numbers of cards"
+    assert problems[3] == "crash_showdown needs a sequence of at least 2 prial.CrashPlayer"
+    assert problems[5].startswith("a row just before or after this deal's rows has no deal_id")
+    reasons = [(e["deal_id"], e["reason"]) for e in errors]
+    assert reasons == [("", "deal_id missing"), ("5", "exchanged: 'maybe' is neither true nor false")]
+    again, again_errors = scored(tmp_path, tmp_path / "scored.csv", name="twice.csv")
+    assert again.column_names == table.column_names and again_errors == []
+    # Deal 5 lost its bad rows to the errors file: scored again, its two
+    # players left make a whole deal.
+    assert again["deal_problem"].to_pylist()[:10] == table["deal_problem"].to_pylist()[:10]
+    assert again["points"].to_pylist()[10:] == reference(maybe[::2])
