@@ -66,3 +66,26 @@ def test_replay_histories_checks_draw_records():
     drew = any(a.get("discards") for a in records[0]["actions"])
     assert unknown.finding == ("unchecked" if drew and deals[0].result.ending == "showdown" else "ok")
     assert CODES.index("draw_count") > CODES.index("agree_needs_three")
+
+
+def test_sampled_draw_histories_replay_clean_and_faults_are_found():
+    from prial.table import Fault, sample_histories
+
+    sampled = list(sample_histories(TABLE, 200, seed=3, players=4, policies=[None, 0.5, 0.8, None],
+                                    faults=[Fault("mispaid-pot", 0.2), Fault("wrong-winner", 0.2)]))
+    assert all("stub" in s.record for s in sampled)
+    findings = replay_histories([read_record(s.record) for s in sampled])
+    found = Counter((s.fault, f.finding) for s, f in zip(sampled, findings))
+    assert set(found) <= {(None, "ok"), ("mispaid-pot", "mispaid"), ("wrong-winner", "wrong_winner")}, found
+    kinds = Counter(a["kind"] for s in sampled for a in s.record["actions"])
+    assert {"check", "call", "raise", "draw", "look", "fold"} <= set(kinds)
+    assert any(a.get("discards") for s in sampled for a in s.record["actions"] if a["kind"] == "draw")
+
+
+def test_simulate_plays_draw_brag():
+    from prial.table import simulate
+
+    result = simulate(TABLE, [None, 0.5, 0.9], 20_000, seed=4)
+    random_player, middling, tight = result.policies
+    assert random_player.high < middling.low  # the random player loses to a threshold
+    assert result.actions > 3 * result.deals

@@ -15,7 +15,7 @@ from ..play.odds import percentile
 from .deal import Deal
 from .history import to_record
 from .records import Action
-from .rules import TableRules
+from .rules import DRAW_GAME, TableRules
 
 # The faults a sample can plant, and what the replay finds of each.
 FAULTS = {
@@ -60,9 +60,11 @@ def sample_histories(table: TableRules, deals: int, *, players: int = 4, seed: i
     chosen = list(policies) if policies is not None else [None] * players
     if len(chosen) != players:
         raise InvalidHandError(f"policies gives {len(chosen)} policies for {players} players", field="policies")
-    if stack is None and table.pot_cap is None and any(policy is not None for policy in chosen):
+    if stack is None and table.pot_cap is None and table.game != DRAW_GAME and \
+            any(policy is not None for policy in chosen):
         # three threshold players above their thresholds would stake
-        # against each other without end: chips or a cap must run out
+        # against each other without end: chips or a cap must run out (draw
+        # Brag's rounds end on their own)
         raise InvalidHandError("a threshold policy needs stacks (stack) or a pot cap: without either, players "
                                "above their thresholds stake against each other without end", field="stack")
     for fault in faults:
@@ -94,6 +96,8 @@ def sample_histories(table: TableRules, deals: int, *, players: int = 4, seed: i
         # the cards as a platform logs them, not the seed they came from
         del record["seed"]
         record["cards"] = [format_cards(start.hands[name]) for name in names]
+        if table.game == DRAW_GAME:  # and the cards the draw dealt from
+            record["stub"] = format_cards(start._native.stub())
         if planted is not None:  # an illegal action, recorded after the legal ones
             index, action, code = planted
             entry: dict[str, Any] = {"player": action.player, "kind": action.kind, "time": _iso(times[-1])}
@@ -160,7 +164,12 @@ def _choose(deal: Deal, rng: random.Random, policy: float | None, evaluator: Eva
             return Action("discard", discards=tuple(evaluator.best_of(deal.hands[deal.to_act or ""]).discarded))
         hand = deal.hands.get(deal.to_act or "")
         kept = hand if hand is None or len(hand) == 3 else evaluator.best_of(hand).kept
-        if kept is not None and percentile(kept, deal.table.rules) >= policy:
+        strong = kept is not None and percentile(kept, deal.table.rules) >= policy
+        if "draw" in kinds:  # draw Brag: stand pat when strong, else draw three
+            return Action("draw", discards=() if strong or hand is None else tuple(hand))
+        if "check" in kinds or "call" in kinds:
+            return Action("check" if "check" in kinds else "call" if strong else "fold")
+        if strong:
             for kind in ("see", "stake", "cover"):
                 if kind in kinds:
                     return Action(kind, amount=kinds[kind].least if kind == "stake" else None)
@@ -172,6 +181,10 @@ def _choose(deal: Deal, rng: random.Random, policy: float | None, evaluator: Eva
         return Action(pick.kind, amount=rng.randint(least, most))
     if pick.kind == "discard":
         return Action("discard", discards=tuple(rng.sample(deal.hands[pick.player or ""], deal.table.discards)))
+    if pick.kind == "draw" and pick.most:  # how many uniform, then which
+        hand = deal.hands.get(pick.player or "")
+        if hand is not None:
+            return Action("draw", discards=tuple(rng.sample(hand, rng.randint(0, pick.most))))
     return Action(pick.kind)
 
 
