@@ -29,7 +29,10 @@ def play_prial(table: TableRules, deals: int, seed: int) -> tuple[int, list[Deal
         while not deal.over:
             legal = deal.legal_actions()
             action = legal[rng.randrange(len(legal))]
-            if action.least is not None:
+            if action.kind == "draw":  # draw Brag: how many uniform, then which
+                count = rng.randint(action.least or 0, action.most or 0)
+                deal = deal.act("draw", discards=rng.sample(deal.hands[action.player or ""], count))
+            elif action.least is not None:
                 most = action.most if action.most is not None else action.least * 4
                 deal = deal.act(action.kind, rng.randint(action.least, most))
             elif action.kind == "discard":
