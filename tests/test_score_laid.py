@@ -27,31 +27,35 @@ def text(cards) -> str:
     return prial.format_cards(list(cards))
 
 
-def reference(rows: list[dict]) -> list[int]:
+def reference(rows: list[dict], ties: str = "stick_up", four_bonus: str = "best",
+              weights: tuple[int, ...] = (1, 1, 1, 1)) -> list[int]:
     """Each player's points in a deal, by the rules in their plainest form:
     a player whose hands are not in non-increasing order fouls and is out;
-    at each position the one strongest hand scores 1, a tie nobody; whoever
-    wins every position of three or four crashes (worth nothing more by
-    default); the best four of a kind in a player's hands scores 1."""
+    at each position the one strongest hand scores its weight, a tie for
+    best nobody (with ``ties="cancel"``, tied hands drop out and the best
+    hand left alone scores); whoever wins every position of three or four
+    crashes (worth nothing more by default); the best four of a kind in a
+    player's hands scores 1 (``four_bonus="every"``: every four does)."""
     laid = [[h.split() for h in row["hands"].split("|")] for row in rows]
     strength = [[prial.evaluate(" ".join(h)).strength for h in hands] for hands in laid]
     fouled = [any(a < b for a, b in zip(s, s[1:])) for s in strength]
     points = [0] * len(rows)
     for position in range(max(len(s) for s in strength)):
         held = {p: s[position] for p, s in enumerate(strength) if not fouled[p] and position < len(s)}
-        if held:
-            best = max(held.values())
-            top = [p for p, s in held.items() if s == best]
+        levels = sorted(set(held.values()), reverse=True)
+        for level in levels if ties == "cancel" else levels[:1]:
+            top = [p for p, s in held.items() if s == level]
             if len(top) == 1:
-                points[top[0]] += 1
+                points[top[0]] += weights[position]
+                break
     fours = {}
     for p, hands in enumerate(laid):
         ranks = [card[0] for hand in hands for card in hand]
         mine = [r for r in set(ranks) if ranks.count(r) == 4]
         if mine and not fouled[p]:
             fours[p] = min(FOUR_ORDER.index(r) for r in mine)
-    if fours:
-        points[min(fours, key=fours.get)] += 1
+    for p in fours if four_bonus == "every" else [min(fours, key=fours.get)] if fours else []:
+        points[p] += 1
     return points
 
 
@@ -83,8 +87,12 @@ def scored(tmp_path, rows_or_path, *args, name="scored.csv"):
     return table, errors
 
 
+VARIANTS = [{}, {"ties": "cancel", "four_bonus": "every", "weights": (4, 3, 2, 1)}]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=["default", "variants"])
 @pytest.mark.parametrize("players,cards", [(2, 13), (3, 13), (4, 13), (2, 9), (4, 9)])
-def test_random_splits_score_as_the_simple_reference(tmp_path, players, cards):
+def test_random_splits_score_as_the_simple_reference(tmp_path, players, cards, variant):
     rng = random.Random(players * 100 + cards)
     rows = []
     for deal_id in range(60):
@@ -96,11 +104,14 @@ def test_random_splits_score_as_the_simple_reference(tmp_path, players, cards):
             else:
                 hands, discards = random_split(list(held), cards // 3, rng)
             rows.append({"deal_id": deal_id, "player": f"p{seat}", "hands": hands, "discards": discards})
-    table, errors = scored(tmp_path, rows)
+    argv = [arg for name, value in variant.items()
+            for arg in (f"--{name.replace('_', '-')}", *(map(str, value) if name == "weights" else [value]))]
+    table, errors = scored(tmp_path, rows, *argv)
     assert errors == [] and table.num_rows == len(rows)
     points = table["points"].to_pylist()
     for begin in range(0, len(rows), players):
-        assert points[begin:begin + players] == reference(rows[begin:begin + players]), rows[begin:begin + players]
+        deal = rows[begin:begin + players]
+        assert points[begin:begin + players] == reference(deal, **variant), deal
     assert any(table["fouled"].to_pylist()) and not all(table["fouled"].to_pylist())
 
 
@@ -123,6 +134,23 @@ def test_a_crash_scores_its_value_and_fours_the_bonus(tmp_path):
     assert table["points"].to_pylist()[4:] == [1, 3]
     table, _ = scored(tmp_path, rows, "--min-category", "PRIAL")
     assert table["fouled"].to_pylist() == [False, True, True, True, True, True]
+
+
+def test_tied_hands_cancel_and_every_four_scores_when_asked(tmp_path):
+    rows = [  # a and b tie at every position; c is below them
+        {"deal_id": 1, "player": "a", "hands": "Ks Qd 9h | 7s 5d 2h | 6s 4d 3c", "discards": ""},
+        {"deal_id": 1, "player": "b", "hands": "Kc Qh 9d | 7c 5h 2d | 6c 4h 3d", "discards": ""},
+        {"deal_id": 1, "player": "c", "hands": "Js Th 8c | 7h 4s 3s | 5s 4c 2c", "discards": ""},
+        {"deal_id": 2, "player": "a", "hands": "4s 4d 4h | 4c 9d 9h | Tc 7d 3h", "discards": ""},
+        {"deal_id": 2, "player": "b", "hands": "As Ad Ah | Ac Kd Kh | Qc Jd 5d", "discards": ""},
+    ]
+    table, _ = scored(tmp_path, rows)
+    assert table["points"].to_pylist() == [0, 0, 0, 0, 4]
+    table, _ = scored(tmp_path, rows, "--ties", "cancel", "--four-bonus", "every")
+    assert table["points"].to_pylist() == [0, 0, 3, 1, 4]
+    assert table["crash"].to_pylist() == [False, False, True, False, True]
+    assert table["four_bonus"].to_pylist() == [False, False, False, True, True]
+    assert [reference(rows[:3], ties="cancel"), reference(rows[3:], four_bonus="every")] == [[0, 0, 3], [1, 4]]
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
@@ -280,6 +308,12 @@ def test_a_log_of_laid_hands_needs_deal_ids_and_good_options(tmp_path, capsys):
         prial.ScoreOptions(min_category="PAIRS")
     with pytest.raises(prial.ScoreError, match="crash_value must be a whole number"):
         prial.ScoreOptions(crash_value=-1)
+    with pytest.raises(prial.ScoreError, match="ties must be one of 'stick_up', 'cancel', got 'split'"):
+        prial.ScoreOptions(ties="split")
+    with pytest.raises(prial.ScoreError, match="four_bonus must be one of 'best', 'every', got None"):
+        prial.ScoreOptions(four_bonus=None)  # type: ignore[arg-type]
+    with pytest.raises(prial.ScoreError, match=r"weights must be None or a tuple of four whole numbers >= 0; got \("):
+        prial.ScoreOptions(weights=(4, 3))
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -21,6 +21,7 @@ from .common import (
     NON_NEGATIVE,
     POSITIVE,
     SEED,
+    add_crash_scoring_options,
     add_four_order_option,
     add_rules_options,
     print_table,
@@ -40,7 +41,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     try:
         options = ScoreOptions(rules=rules_from_args(args), describe=args.describe, strict=args.strict,
                                chunk_rows=args.chunk_rows, threads=args.threads, crash_value=args.crash_value,
-                               four_order=args.four_order, min_category=args.min_category)
+                               four_order=args.four_order, min_category=args.min_category,
+                               weights=None if args.weights is None else tuple(args.weights), ties=args.ties,
+                               four_bonus=args.four_bonus, below_min=args.below_min)
         summary = score_file(args.input, args.output, options=options, input_format=args.format,
                              output_format=args.output_format, errors=args.errors, resume=args.resume,
                              overwrite=args.overwrite, engine=args.engine, scheduler=args.scheduler,
@@ -184,8 +187,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     score.add_argument("--crash-value", type=whole(0, MAX_CRASH_VALUE), default=0, metavar="POINTS",
                        help="laid hands: what a crash (every position won) scores beyond its positions (default 0)")
     score.add_argument("--min-category", metavar="CATEGORY",
-                       help="laid hands: a hand below this category fouls, e.g. PAIR (a house rule)")
+                       help="laid hands: a hand below this category fouls (or, with --below-min "
+                            "forfeit_position, scores nothing at its position), e.g. PAIR (a house rule)")
+    score.add_argument("--weights", type=whole(0, 2**32 - 1), nargs=4, metavar="POINTS",
+                       help="laid hands: what positions 1 to 4 score (default 1 each), e.g. 4 3 2 1")
     add_four_order_option(score)
+    add_crash_scoring_options(score)
     score.add_argument("--progress", choices=MODES, default="auto",
                        help="on stderr: a bar redrawn in place, a line every few seconds (log), or none; "
                             "auto (the default) is the bar on a terminal and the log elsewhere")

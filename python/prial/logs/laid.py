@@ -195,8 +195,7 @@ def _scored_columns(rows: list[_Row | str], starts: np.ndarray, ends: np.ndarray
             players = [CrashPlayer(str(r - begin + 1), row.hands, row.discards)
                        for r, row in ((r, rows[r]) for r in range(begin, end)) if isinstance(row, _Row)]
             try:
-                result = crash_showdown(players, min_category=options.min_category, rules=options.rules,
-                                        crash_value=options.crash_value, four_order=options.four_order)
+                result = crash_showdown(players, **options.crash_options())
             except Error as exc:
                 why = str(exc)
         if why is not None:
@@ -206,7 +205,7 @@ def _scored_columns(rows: list[_Row | str], starts: np.ndarray, ends: np.ndarray
             points[r] = player.points
             won[r] = " ".join(str(i + 1) for i in player.positions_won)
             crash[r] = result.crash == player.id
-            bonus[r] = result.four_of_a_kind_bonus == player.id
+            bonus[r] = player.id in result.four_of_a_kind_bonuses
             fouled[r], foul[r] = player.fouled, player.foul
             description[r] = f" {HAND_SEPARATOR} ".join(player.hands)
             for strength in player.strengths:

@@ -4,11 +4,13 @@ over a log runs."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .._core import MAX_CRASH_VALUE
 from ..categories import Category, parse_category
 from ..errors import ConfigurationError
 from ..evaluator import FOUR_ORDERS
+from ..play.crash_rules import CRASH_OPTIONS, checked_option
 from ..rules import Rules
 from .errors import LogError
 
@@ -35,8 +37,10 @@ class ScoreOptions:
     other options of ``rules`` staying as given.
 
     A log of laid hands (nine-card Brag, Crash) is scored by
-    ``crash_showdown`` with ``crash_value``, ``four_order`` and
-    ``min_category``, which mean what they mean there.
+    ``crash_showdown`` with ``crash_value``, ``four_order``,
+    ``min_category``, ``weights`` (its ``scoring``: None for a point a
+    position, or four weights), ``ties``, ``four_bonus`` and ``below_min``,
+    which mean what they mean there (``crash_options``).
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -47,6 +51,16 @@ class ScoreOptions:
     crash_value: int = 0
     four_order: str = FOUR_ORDERS[0]
     min_category: Category | str | None = None
+    weights: tuple[int, ...] | None = None
+    ties: str = CRASH_OPTIONS["ties"][0]
+    four_bonus: str = CRASH_OPTIONS["four_bonus"][0]
+    below_min: str = CRASH_OPTIONS["below_min"][0]
+
+    def crash_options(self) -> dict[str, Any]:
+        """``crash_showdown``'s keyword arguments for a deal of laid hands."""
+        return {"scoring": "points" if self.weights is None else list(self.weights), "rules": self.rules,
+                "min_category": self.min_category, "crash_value": self.crash_value, "four_order": self.four_order,
+                "ties": self.ties, "four_bonus": self.four_bonus, "below_min": self.below_min}
 
     def __post_init__(self) -> None:
         check_chunk_rows(self.chunk_rows)
@@ -55,8 +69,14 @@ class ScoreOptions:
             raise LogError(f"crash_value must be a whole number 0 to {MAX_CRASH_VALUE}; got {value!r}")
         if self.four_order not in FOUR_ORDERS:
             raise LogError(f"four_order must be one of {', '.join(FOUR_ORDERS)}; got {self.four_order!r}")
-        if self.min_category is not None:
-            try:
+        weights = self.weights
+        if weights is not None and (not isinstance(weights, tuple) or len(weights) != 4 or any(
+                isinstance(w, bool) or not isinstance(w, int) or w < 0 for w in weights)):
+            raise LogError(f"weights must be None or a tuple of four whole numbers >= 0; got {weights!r}")
+        try:
+            if self.min_category is not None:
                 parse_category(self.min_category, "min_category")
-            except ConfigurationError as exc:
-                raise LogError(str(exc)) from None
+            for name in CRASH_OPTIONS:
+                checked_option(name, getattr(self, name))
+        except ConfigurationError as exc:
+            raise LogError(str(exc)) from None
