@@ -13,6 +13,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import prial
 from prial.cli import main
@@ -385,3 +387,28 @@ def test_deal_problems_of_laid_hands(tmp_path):
     # players left make a whole deal.
     assert again["deal_problem"].to_pylist()[:10] == table["deal_problem"].to_pylist()[:10]
     assert again["points"].to_pylist()[10:] == reference(maybe[::2])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 4), laid=st.sampled_from(["nine_card", "crash"]),
+       spare=st.booleans())
+def test_sampled_deals_score_whole_and_consistently(tmp_path_factory, seed, players, laid, spare):
+    spare = spare and laid == "crash" and players < 4
+    table = prial.sample_laid_deals(6, seed=seed, players=players, game=laid, spare=spare)
+    path = tmp_path_factory.mktemp("laid") / "log.parquet"
+    pq.write_table(table, path)
+    summary = prial.score_file(path, path.with_name("out.parquet"))
+    assert (summary.rows_out, summary.bad_rows, summary.invalid_deals) == (6 * players, 0, 0)
+    out = pq.read_table(path.with_name("out.parquet")).to_pylist()
+    positions = 4 if laid == "crash" else 3
+    for begin in range(0, len(out), players):
+        deal = out[begin:begin + players]
+        won = [[int(p) for p in row["positions_won"].split()] for row in deal]
+        assert sorted(p for w in won for p in w) == sorted(set(p for w in won for p in w))  # one winner a position
+        for row, mine in zip(deal, won):
+            assert row["points"] == len(mine) + row["four_bonus"]
+            assert row["crash"] == (len(mine) == positions)
+            assert not row["fouled"]  # the sample lays the strongest hand first
+        assert sum(row["four_bonus"] for row in deal) <= 1
+        taken = [row["exchanged"] for row in deal] if spare else []
+        assert sum(taken) <= (1 if players == 3 else players)
