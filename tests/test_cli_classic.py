@@ -25,7 +25,9 @@ def test_classic_settles_the_deal_as_the_library_does(capsys):
     assert data == prial.settle_classic(players, prial.ClassicRules(stake=2, bonus=1), seed=7).to_dict()
     assert list(data["nets"]) == ["1", "2", "3"] and sum(data["nets"].values()) == 0
     lines = run(capsys, "classic", *DEAL, "--seed", "7").splitlines()
-    assert lines[0].split() == ["stake", "pot", "won", "by", "result"]
+    assert lines[0].split() == ["stake", "pot", "won", "by", "with"]
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    assert "thirty one: 1, 2 tie on 29 and draw again; 2 wins the draw" in lines
     assert lines[2].split()[:4] == ["best", "card", "3", "3"]  # the ace of diamonds
 
 

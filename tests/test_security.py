@@ -31,6 +31,7 @@ def every_kind_of_call(client: Client) -> None:
     client.showdown([prial.Player("a", "Qh Jh 9h"), prial.Player("b", "7c 7d Ks")], seer="a")
     client.partition("As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s")
     client.settle_casino("Qh Jh 9h", "7c 7d Ks", 5, 5, 1)
+    client.settle_classic([prial.ClassicPlayer("a", "Qh Jh 9h", ["draw"]), prial.ClassicPlayer("b", "7c 7d Ks")])
     client.equity("Qh Jh 9h")
     client.showdown_batch(np.array([[7, 2, 50]], np.uint8), np.array([[8, 9, 10]], np.uint8))
     for bad in (
@@ -40,6 +41,7 @@ def every_kind_of_call(client: Client) -> None:
         lambda: client.showdown([prial.Player("a", "Qh Jh 9h"), prial.Player("b", "Qh 7d Ks")]),
         lambda: client.partition("As Ks Qs"),
         lambda: client.settle_casino("Qh Jh 9h", "Qh 7d Ks", 5),
+        lambda: client.settle_classic([prial.ClassicPlayer("a", "Qh Jh 9h"), prial.ClassicPlayer("b", "Qh 7d Ks")]),
         lambda: list(client.evaluate_stream([["Qh Jh 9h"], ["Qh Jh 9x"]])),
     ):
         with pytest.raises(PrialRpcError):

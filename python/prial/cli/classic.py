@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 
 from ..errors import InvalidHandError
-from ..play.classic import ACE_POINTS, BEST_CARD_TIES, ClassicPlayer, ClassicResult, ClassicRules
+from ..play.classic import ACE_POINTS, BEST_CARD_TIES, ClassicPhase, ClassicPlayer, ClassicResult, ClassicRules
 from .backend import Backend, Local
 from .common import CHIPS, SEED, add_rules_options, check_cards, print_table, rules_from_args, whole
 
@@ -86,15 +87,22 @@ def classic(args: argparse.Namespace, backend: Backend) -> int:
 
 
 def print_classic(result: ClassicResult, ids: list[str]) -> None:
-    print_table(["stake", "pot", "won by", "result"],
-                [(p.phase.replace("_", " "), p.pot, " ".join(p.winners), p.reason) for p in result.phases])
+    def winning(phase: ClassicPhase) -> str:
+        shown = {h.id: h.description for h in phase.hands}
+        return " / ".join(dict.fromkeys(shown[w] for w in phase.winners if shown[w]))
+
+    print_table(["stake", "pot", "won by", "with"],
+                [(p.phase.replace("_", " "), p.pot, " ".join(p.winners), winning(p) or "-") for p in result.phases])
     print()
     hands = {h.id: h for h in result.phases[2].hands}
     print_table(["player", "at 31", "net"],
                 [(pid, hands[pid].description + (" (drew out)" if hands[pid].out else ""),
                   f"{result.nets[pid]:+}") for pid in ids])
+    print()
+    for phase in result.phases:
+        print(textwrap.fill(f"{phase.phase.replace('_', ' ')}: {phase.reason}", width=100, subsequent_indent="  "))
     if result.bonus_winner is not None:
-        print(f"\nplayer {result.bonus_winner} won all three stakes and takes the bonus")
+        print(f"player {result.bonus_winner} won all three stakes and takes the bonus")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
