@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..categories import Category
 from ..errors import ConfigurationError, InvalidHandError, InvalidShowdownError
-from ..evaluator import FOUR_ORDERS
-from ..rules import Rules
 from .crash import CrashPlayer, crash_showdown
 from .results import CrashResult, _ToDict
 
@@ -185,28 +183,20 @@ def _names(ids: Iterable[str]) -> str:
     return ", ".join(repr(pid) for pid in ids)
 
 
-def crash_match(
-    rounds: Sequence[Sequence[CrashPlayer]],
-    match: CrashMatchRules | None = None,
-    *,
-    scoring: str | Sequence[int] = "points",
-    min_category: Category | str | None = None,
-    rules: Rules | None = None,
-    crash_value: int = 0,
-    four_order: str = FOUR_ORDERS[0],
-) -> CrashMatchResult:
+def crash_match(rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None = None,
+                **showdown: Any) -> CrashMatchResult:
     """Play a whole match: each round's players scored by ``crash_showdown``
-    with the keyword options, counted by a ``CrashMatch`` of ``match``'s
-    rules.  A round given after the match is over is an error, as is a round
-    whose players are not the first round's."""
+    with the keyword options ``showdown`` (``scoring``, ``min_category``,
+    ``rules`` ...), counted by a ``CrashMatch`` of ``match``'s rules.  A
+    round given after the match is over is an error, as is a round whose
+    players are not the first round's."""
     if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence):
         raise InvalidShowdownError("crash_match takes a list of rounds, each a list of prial.CrashPlayer")
     played = CrashMatch(match)
     for players in rounds:
         number = played._next_round()
         try:
-            result = crash_showdown(players, scoring=scoring, min_category=min_category, rules=rules,
-                                    crash_value=crash_value, four_order=four_order)
+            result = crash_showdown(players, **showdown)
         except InvalidHandError as exc:
             raise type(exc)(f"round {number}: {exc}", row=exc.row, field=exc.field) from None
         played.add(result)
