@@ -25,7 +25,7 @@ from prial.client import Client, PrialRpcError
 
 from .grpc_helpers import ServerProcess, free_port
 
-ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown",
+ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown", "CrashMatch",
             "SettleCasino", "SettlePartitionGame", "SettleClassic", "Odds", "Equity", "PlayTable")
 
 

@@ -7,6 +7,7 @@ imports the other).
 - ``table``: the betting table's PlayTable messages;
 - ``partition_games``: SettlePartitionGame's request;
 - ``classic``: SettleClassic's request;
+- ``crash_match``: CrashMatch's rules, rounds and answer;
 - ``encoding``: the wire form itself, for the big batch messages.
 """
 

@@ -19,6 +19,7 @@ from ..errors import ConfigurationError, InvalidHandError
 from ..play import casino
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.classic import ClassicDraw, ClassicHand, ClassicPhase
+from ..play.crash_match import CrashMatchRound
 from ..play.crash_rules import CRASH_OPTIONS, checked_option
 from ..play.results import (
     BetResult,
@@ -312,6 +313,7 @@ _RESULT_TYPES: dict[str, type] = {
     "prial.v1.CoverResult": CoverResult,
     "prial.v1.CrashPosition": CrashPosition,
     "prial.v1.CrashPlayerResult": CrashPlayerResult,
+    "prial.v1.CrashMatchRound": CrashMatchRound,
     "prial.v1.PartitionGameSet": PartitionGameSet,
     "prial.v1.PartitionGamePlayerResult": PartitionGamePlayerResult,
     "prial.v1.BetResult": BetResult,

@@ -27,6 +27,7 @@ from . import (
     bench,
     call,
     classic,
+    crash_match,
     hands,
     partition_games,
     play,
@@ -40,7 +41,7 @@ from . import (
 )
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, settle, classic, partition_games, table, simulate, bench, score, replay, audit, serve,
+COMMAND_GROUPS = (hands, play, settle, classic, crash_match, partition_games, table, simulate, bench, score, replay, audit, serve,
                   call, proto)
 
 # The extra that brings a module some command imports only when asked.

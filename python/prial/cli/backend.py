@@ -11,7 +11,7 @@ names, which ``prial.client.Client`` mirrors.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..cards import CardsLike
 from ..categories import Category
@@ -22,6 +22,8 @@ from ..play import (
     ClassicPlayer,
     ClassicResult,
     ClassicRules,
+    CrashMatchResult,
+    CrashMatchRules,
     CrashPlayer,
     CrashResult,
     Equity,
@@ -29,6 +31,7 @@ from ..play import (
     Paytable,
     Player,
     ShowdownResult,
+    crash_match,
     crash_showdown,
     equity,
     odds,
@@ -37,9 +40,9 @@ from ..play import (
     settle_partition_game,
     showdown,
 )
-from ..play.crash_rules import CRASH_OPTIONS
 from ..play.partition_games import PartitionGame
 from ..play.results import PartitionGameResult
+from ..play.crash_rules import CRASH_OPTIONS
 from ..results import Split
 from ..rules import Rules
 from .common import each_hand
@@ -79,12 +82,16 @@ class Backend(Protocol):
                        ties: str = CRASH_OPTIONS["ties"][0], four_bonus: str = CRASH_OPTIONS["four_bonus"][0],
                        below_min: str = CRASH_OPTIONS["below_min"][0]) -> CrashResult: ...
 
+    def crash_match(self, rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None = None,
+                    **showdown: Any) -> CrashMatchResult: ...
+
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
                       game: str | None = None) -> CasinoResult: ...
 
     def settle_partition_game(self, players: Sequence[CrashPlayer], game: PartitionGame, *,
                               carry: int = 0) -> PartitionGameResult: ...
+
 
     def settle_classic(self, players: Sequence[ClassicPlayer], rules: ClassicRules | None = None, *,
                        contenders: Sequence[str] | None = None, seer: str | None = None,
@@ -98,9 +105,10 @@ class Local:
     odds = staticmethod(odds)
     equity = staticmethod(equity)
     crash_showdown = staticmethod(crash_showdown)
+    crash_match = staticmethod(crash_match)
     settle_casino = staticmethod(settle_casino)
-    settle_partition_game = staticmethod(settle_partition_game)
     settle_classic = staticmethod(settle_classic)
+    settle_partition_game = staticmethod(settle_partition_game)
 
     def rank(self, hands: Sequence[str], rules: Rules) -> list[Ranked]:
         return [Ranked(hand, v.cards, v.strength, None, v.category, v.description)

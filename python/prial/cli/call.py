@@ -23,7 +23,7 @@ import numpy as np
 
 from ..cards import format_cards
 from ..errors import InvalidHandError
-from . import classic, hands, partition_games, play, settle
+from . import classic, crash_match, hands, partition_games, play, settle
 from .common import (
     Failure,
     add_rules_options,
@@ -107,6 +107,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rpc("crash", "score a round of Crash: prial crash (CrashShowdown)",
         f"{settle.CRASH_DESCRIPTION} The table of prial crash. RPC CrashShowdown.",
         settle.crash_arguments, settle.crash)
+    rpc("crash-match", "play a file of Crash rounds as a match: prial crash-match (CrashMatch)",
+        f"{crash_match.DESCRIPTION} The tables of prial crash-match. RPC CrashMatch.",
+        crash_match.crash_match_arguments, crash_match.crash_match)
     rpc("casino", "settle a casino hand: prial casino (SettleCasino)",
         f"{settle.CASINO_DESCRIPTION} The table of prial casino. RPC SettleCasino.",
         settle.casino_arguments, settle.casino)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from typing import Any
 
 from .._core import MAX_CRASH_VALUE
 from ..categories import Category
@@ -49,6 +50,11 @@ def crash_arguments(parser: argparse.ArgumentParser) -> None:
                              'then "/" and the discards, e.g. "As Ad Ah | Ks Kd Kh | Qs Qd Qh | Js Jd Jh / 2c"')
     parser.add_argument("--six-pairs", type=POSITIVE, action="append", default=[], metavar="N",
                         help="player N declares six pairs, which voids the deal (repeatable)")
+    crash_scoring_arguments(parser)
+
+
+def crash_scoring_arguments(parser: argparse.ArgumentParser) -> None:
+    """How a round of Crash is scored: prial crash's options but its players."""
     parser.add_argument("--weights", type=whole(0, 2**32 - 1), nargs=4, metavar="POINTS",
                         help="what positions 1 to 4 score (default 1 each), e.g. 4 3 2 1")
     parser.add_argument("--min-category", metavar="CATEGORY",
@@ -69,10 +75,7 @@ def crash(args: argparse.Namespace, backend: Backend) -> int:
         if not 1 <= seat <= len(args.players):
             raise InvalidHandError(f"--six-pairs {seat}: players are numbered 1..{len(args.players)}")
     players = [_crash_player(str(n), text, n in args.six_pairs) for n, text in enumerate(args.players, 1)]
-    result = backend.crash_showdown(players, scoring=args.weights or "points", min_category=args.min_category,
-                                    rules=rules_from_args(args), crash_value=args.crash_value,
-                                    four_order=args.four_order,
-                                    **{name: getattr(args, name) for name in CRASH_OPTIONS})
+    result = backend.crash_showdown(players, **crash_scoring(args))
     if args.json:
         # Points in the players' order, as a server's map may not be.
         print(json.dumps({**result.to_dict(), "points": {p.id: result.points[p.id] for p in result.players}},
@@ -82,7 +85,15 @@ def crash(args: argparse.Namespace, backend: Backend) -> int:
     return 0
 
 
+def crash_scoring(args: argparse.Namespace) -> dict[str, Any]:
+    """crash_showdown's keyword options of crash_scoring_arguments."""
+    return {"scoring": args.weights or "points", "min_category": args.min_category, "rules": rules_from_args(args),
+            "crash_value": args.crash_value, "four_order": args.four_order,
+            **{name: getattr(args, name) for name in CRASH_OPTIONS}}
+
+
 def _crash_player(pid: str, text: str, six_pairs: bool) -> CrashPlayer:
+    """A player of prial crash's PLAYER text."""
     laid, _, discards = text.partition("/")
     hands_laid = [hand.strip() for hand in laid.split("|")] if laid.strip() else []
     for i, hand in enumerate(hands_laid, 1):

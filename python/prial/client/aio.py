@@ -23,6 +23,7 @@ from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
+from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
 from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.partition_games import PartitionGame
@@ -36,6 +37,7 @@ from .calls import (
     Evaluation,
     T,
     _Call,
+    _crash_match_call,
     _crash_showdown_call,
     _equity_call,
     _evaluate_call,
@@ -162,6 +164,11 @@ class AsyncClient(_Connection):
         return await self._unary(
             _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order,
                                  {"ties": ties, "four_bonus": four_bonus, "below_min": below_min}), timeout)
+
+    async def crash_match(self, rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None = None, *,
+                          timeout: float | None = None, **showdown: Any) -> CrashMatchResult:
+        """As ``Client.crash_match``."""
+        return await self._unary(_crash_match_call(rounds, match, showdown), timeout)
 
     async def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                             pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,

@@ -28,16 +28,19 @@ from .._wire.convert import (
     result_from_proto,
     rules_to_proto,
 )
+from .._wire.crash_match import crash_match_result_from_proto, match_rules_to_proto
 from .._wire.partition_games import partition_game_request
 from .._wire.classic import classic_request
 from .._wire.table import ActionLike, TableState, play_table_request, table_state_from
 from ..cards import CardsLike
 from ..categories import Category, parse_category
 from ..errors import InvalidHandError, InvalidShowdownError
-from ..evaluator import checked_four_order
+from ..evaluator import FOUR_ORDERS, checked_four_order
 from ..play.casino import Paytable
 from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.crash import CrashPlayer, checked_crash_value
+from ..play.crash_match import CrashMatchResult, CrashMatchRules
+from ..play.crash_rules import CRASH_OPTIONS
 from ..play.partition_games import NineCardBrag, PartitionGame, SevenCardBrag, SixCardBrag
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
@@ -126,6 +129,19 @@ def _seer_wins(data: bytes) -> npt.NDArray[np.uint8]:
 def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence[int],
                          min_category: Category | str | None, rules: Rules | None,
                          crash_value: int, four_order: str, options: Mapping[str, str]) -> _Call[CrashResult]:
+    return _result_call("CrashShowdown", _crash_request(players, scoring, min_category, rules, crash_value,
+                                                        four_order, **options), CrashResult)
+
+
+def _crash_request(players: Sequence[CrashPlayer], scoring: str | Sequence[int] = "points",
+                   min_category: Category | str | None = None, rules: Rules | None = None,
+                   crash_value: int = 0, four_order: str = FOUR_ORDERS[0],
+                   **options: str) -> pb.CrashShowdownRequest:
+    """A CrashShowdownRequest of crash_showdown's arguments (``options``:
+    the CRASH_OPTIONS ones)."""
+    unknown = sorted(set(options) - set(CRASH_OPTIONS))
+    if unknown:
+        raise TypeError(f"crash_showdown() got an unexpected keyword argument {unknown[0]!r}")
     request = pb.CrashShowdownRequest(
         rules=rules_to_proto(rules),
         players=[pb.CrashPlayer(
@@ -136,7 +152,19 @@ def _crash_showdown_call(players: Sequence[CrashPlayer], scoring: str | Sequence
         four_order=checked_four_order(four_order), **crash_options_to_proto(options))
     if min_category is not None:
         request.min_category = _category_number(min_category)
-    return _result_call("CrashShowdown", request, CrashResult)
+    return request
+
+
+def _crash_match_call(rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None,
+                      showdown: Mapping[str, Any]) -> _Call[CrashMatchResult]:
+    if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence):
+        raise InvalidShowdownError("crash_match takes a list of rounds, each a list of prial.CrashPlayer")
+    request = pb.CrashMatchRequest(
+        match=match_rules_to_proto(match), scoring=_crash_request([], **showdown),
+        rounds=[pb.CrashMatchRoundPlayers(players=_crash_request(players).players) for players in rounds])
+    order = [p.id for p in rounds[0]] if rounds else []
+    return _Call(f"/{_PRIAL}/CrashMatch", request.SerializeToString(),
+                 lambda data: crash_match_result_from_proto(data, order))
 
 
 def _settle_casino_call(player: CardsLike, dealer: CardsLike, ante: int, play: int | None, pair_bonus: int,

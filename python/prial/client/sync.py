@@ -22,6 +22,7 @@ from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
 from ..play.crash import CrashPlayer
+from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
 from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.partition_games import PartitionGame
@@ -35,6 +36,7 @@ from .calls import (
     Evaluation,
     T,
     _Call,
+    _crash_match_call,
     _crash_showdown_call,
     _equity_call,
     _evaluate_call,
@@ -171,6 +173,12 @@ class Client(_Connection):
         return self._unary(
             _crash_showdown_call(players, scoring, min_category, rules, crash_value, four_order,
                                  {"ties": ties, "four_bonus": four_bonus, "below_min": below_min}), timeout)
+
+    def crash_match(self, rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None = None, *,
+                    timeout: float | None = None, **showdown: Any) -> CrashMatchResult:
+        """``prial.crash_match(...)`` on the server: ``showdown`` are
+        crash_showdown's options, as there."""
+        return self._unary(_crash_match_call(rounds, match, showdown), timeout)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str | None = None,

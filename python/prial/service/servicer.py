@@ -29,9 +29,11 @@ from ..evaluator import FOUR_ORDERS, Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.classic import settle_classic
 from ..play.checks import seats
-from ..play.crash import MAX_CARDS, CrashPlayer, crash_showdown
+from ..play.crash import MAX_CARDS, crash_showdown
+from ..play.crash_match import CrashMatch as PlayedMatch
 from ..play.odds import equity, odds
 from ..play.partition_games import SixCardBrag, settle_partition_game
+from ..play.results import CrashResult
 from ..play.showdown import showdown_batch
 from ..rules import Rules
 from ..v1 import prial_pb2 as pb
@@ -43,13 +45,13 @@ from .._wire.convert import (
     cards_from_proto,
     category_from_proto,
     choice,
-    crash_options_from_proto,
     paytable_from_proto,
     result_to_proto,
     rules_from_proto,
 )
 from .observability import Observer
 from .options import ServeOptions
+from .._wire.crash_match import crash_players_from_proto, crash_scoring_from_proto, match_rules_from_proto
 from .._wire.partition_games import partition_game_from_proto
 from .._wire.classic import classic_from_proto
 from .._wire.table import next_of, response_of, setup_to_proto, start_deal, submitted
@@ -71,8 +73,8 @@ PLAYERS_FIELD = {message.DESCRIPTOR.name: message.DESCRIPTOR.fields_by_name["pla
 # The calls about one table or one hand: their requests are small, and a
 # big one is refused before it is read (batches are bounded by the
 # server's message size).
-TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "SettleCasino", "SettlePartitionGame", "SettleClassic",
-                 "Odds", "Equity")
+TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "CrashMatch", "SettleCasino", "SettlePartitionGame",
+                 "SettleClassic", "Odds", "Equity")
 TABLE_REQUEST_BYTES = 1 << 20
 # PlayTable: a deal is replayed from its first action on every call, so its
 # length is bounded, counted before anything is read; 10,000 actions naming
@@ -175,20 +177,36 @@ class PrialService(pb_grpc.PrialServicer):
 
     @rpc(default_field="players", vet=lambda self, data: self._vet_players(data, MAX_CARDS, "CrashShowdownRequest"))
     def CrashShowdown(self, request: pb.CrashShowdownRequest, call: Call) -> pb.CrashShowdownResponse:
-        seats(len(request.players), MAX_CARDS)
-        players = [CrashPlayer(p.id, [cards_from_proto(h) for h in p.hands], cards_from_proto(p.discards),
-                               p.declare_six_pairs) for p in request.players]
-        call.hands = sum(len(p.hands) for p in players)
-        result = crash_showdown(
-            players,
-            scoring=list(request.weights) or "points",
-            min_category=category_from_proto(request, "min_category"),
-            rules=rules_from_proto(request.rules),
-            crash_value=request.crash_value,
-            four_order=request.four_order or FOUR_ORDERS[0],
-            **crash_options_from_proto(request),
-        )
-        return result_to_proto(result, pb.CrashShowdownResponse)
+        return result_to_proto(self._crash_round(request.players, crash_scoring_from_proto(request), call),
+                               pb.CrashShowdownResponse)
+
+    @rpc(default_field="rounds")
+    def CrashMatch(self, request: pb.CrashMatchRequest, call: Call) -> pb.CrashMatchResponse:
+        if request.scoring.players:
+            raise InvalidHandError("scoring holds players; a match's players are given in rounds",
+                                   field="scoring.players")
+        match = PlayedMatch(match_rules_from_proto(request.match))
+        scoring = crash_scoring_from_proto(request.scoring)
+        for index, round_ in enumerate(request.rounds):
+            try:
+                result = self._crash_round(round_.players, scoring, call)
+            except (InvalidHandError, ConfigurationError) as exc:
+                _name_round(exc, index)
+                raise
+            try:
+                match.add(result)
+            except InvalidHandError as exc:
+                exc.field = f"rounds[{index}].players"
+                raise
+        return result_to_proto(match.result(), pb.CrashMatchResponse)
+
+    def _crash_round(self, players: Any, scoring: dict[str, Any], call: Call) -> CrashResult:
+        """One Crash round of ``players`` (the request's CrashPlayer
+        messages), its hands counted into the call."""
+        seats(len(players), MAX_CARDS)
+        declared = crash_players_from_proto(players)
+        call.hands += sum(len(p.hands) for p in declared)
+        return crash_showdown(declared, **scoring)
 
     @rpc(default_field="player")
     def SettleCasino(self, request: pb.SettleCasinoRequest, call: Call) -> pb.SettleCasinoResponse:
@@ -340,6 +358,20 @@ class PrialService(pb_grpc.PrialServicer):
             if len(cards) != width:
                 raise InvalidHandError(f"hand {row}: {len(cards)} cards, expected {width}", row=row, field="hands")
         return np.array(parsed, dtype=np.uint8).reshape(-1, width)
+
+
+# What a round of a match is scored by rather than the round's own players.
+_SCORING_FIELDS = frozenset(pb.CrashShowdownRequest.DESCRIPTOR.fields_by_name) - {"players"}
+
+
+def _name_round(exc: InvalidHandError | ConfigurationError, index: int) -> None:
+    """A match's round ``index`` failed: its error names the round, and the
+    field at fault, in scoring or in the round's players."""
+    if exc.field in _SCORING_FIELDS:
+        exc.field = f"scoring.{exc.field}"
+        return
+    exc.field = f"rounds[{index}].{exc.field or 'players'}"
+    exc.args = (f"round {index + 1}: {exc}",)
 
 
 @contextlib.contextmanager
