@@ -90,10 +90,3 @@ def test_simulate_plays_draw_brag():
     assert random_player.high < middling.low  # the random player loses to a threshold
     assert result.actions > 3 * result.deals
 
-
-def test_the_benchmark_s_random_player_plays_draw_brag():
-    from prial.cli.bench_table import play_prial
-
-    actions, deals = play_prial(TABLE, 50, seed=2)
-    assert all(deal.over for deal in deals) and actions == sum(deal.actions for deal in deals)
-    assert any(a.kind == "draw" and a.discards for deal in deals for a in deal.history)
