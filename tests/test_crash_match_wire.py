@@ -144,6 +144,12 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, rounds, options,
 
 
 def test_cli_bad_json_and_missing_file(tmp_path, capsys):
+    code, err = bad_cli(capsys, ["crash-match"])
+    assert code == 2 and "no rounds: give ROUNDS, a file of rounds, or --round PLAYER PLAYER" in err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    code, err = bad_cli(capsys, ["crash-match", str(empty)])
+    assert code == 2 and f"no rounds ({empty} holds none)" in err
     path = tmp_path / "rounds.jsonl"
     path.write_text(json.dumps(SPLIT) + "\n{not json\n")
     code, err = bad_cli(capsys, ["crash-match", str(path)])

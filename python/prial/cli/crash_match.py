@@ -58,11 +58,12 @@ def crash_match(args: argparse.Namespace, backend: Backend) -> int:
         rules = CrashMatchRules(args.holes, args.crash_wins, args.settlement, args.stake, args.not_on_board_double)
     except ConfigurationError as exc:
         raise ConfigurationError(f"{_OPTIONS.get(exc.field or '', exc.field)}: {exc}") from None
-    if args.rounds is None and not args.more_rounds:
-        raise InvalidHandError("no rounds: give ROUNDS, a file of rounds, or --round PLAYER PLAYER ...")
     rounds = [] if args.rounds is None else list(read_rounds(args.rounds))
     for number, texts in enumerate(args.more_rounds, 1):
         rounds.append(_players(dict(enumerate(texts, 1)), f"--round {number}"))
+    if not rounds:
+        given = "" if args.rounds is None else f" ({args.rounds} holds none)"
+        raise InvalidHandError(f"no rounds{given}: give ROUNDS, a file of rounds, or --round PLAYER PLAYER ...")
     result = backend.crash_match(rounds, rules, **crash_scoring(args))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
