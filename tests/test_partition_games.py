@@ -331,3 +331,12 @@ def test_errors_name_their_field(field, make):
     with pytest.raises(prial.Error) as info:
         make()
     assert info.value.field == field
+
+
+def test_the_ante_is_an_option_and_the_carry_a_stake():
+    # As settle_casino's ante: a bad ante is a ConfigurationError, a bad
+    # carry (chips on the table) an InvalidShowdownError.
+    with pytest.raises(ConfigurationError):
+        SixCardBrag(ante=0)
+    with pytest.raises(InvalidShowdownError):
+        settle_six_card_brag([NINE_A, NINE_B], carry=-1)

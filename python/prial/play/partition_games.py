@@ -30,14 +30,15 @@ STICK_UPS = ("carry", "split")
 SEVEN_CARD_HANDS = (2, 1)
 
 
-def _amount(value: object, name: str, least: int) -> int:
-    """A chip amount of at least ``least``; the error names the field."""
+def _amount(value: object, name: str, least: int,
+            error: type[InvalidShowdownError | ConfigurationError] = InvalidShowdownError) -> int:
+    """A chip amount of at least ``least``; ``error`` names the field."""
     try:
         amount = chips(value, name)
     except InvalidShowdownError as exc:
-        raise InvalidShowdownError(str(exc), field=name) from None
+        raise error(str(exc), field=name) from None
     if amount < least:
-        raise InvalidShowdownError(f"{name} must be at least {least} chip, got {amount}", field=name)
+        raise error(f"{name} must be at least {least} chip, got {amount}", field=name)
     return amount
 
 
@@ -54,7 +55,7 @@ class _PotGame:
     title: ClassVar[str]
 
     def __post_init__(self) -> None:
-        _amount(self.ante, "ante", 1)
+        _amount(self.ante, "ante", 1, ConfigurationError)  # an option of the game, as settle_casino's ante
         if self.rules is not None and not isinstance(self.rules, Rules):
             raise ConfigurationError(f"rules must be a prial.Rules or None, got {type(self.rules).__name__}",
                                      field="rules")
