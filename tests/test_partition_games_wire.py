@@ -180,7 +180,7 @@ def test_grpc_bad_players_are_invalid_argument(grpc_server):
 def test_the_client_refuses_bad_arguments_before_sending(grpc_client):
     with pytest.raises(prial.InvalidShowdownError, match="carry must be a whole number of chips >= 0"):
         grpc_client.settle_partition_game(players_of(SIX), SixCardBrag(), carry=-1)
-    with pytest.raises(prial.InvalidShowdownError, match="game must be a prial.NineCardBrag"):
+    with pytest.raises(prial.ConfigurationError, match="game must be a prial.NineCardBrag"):
         grpc_client.settle_partition_game(players_of(SIX), "six_card")
 
 

@@ -41,7 +41,7 @@ from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.crash import CrashPlayer, checked_crash_value
 from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
-from ..play.partition_games import NineCardBrag, PartitionGame, SevenCardBrag, SixCardBrag
+from ..play.partition_games import PartitionGame, checked_game
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
 from ..results import Split
@@ -182,10 +182,7 @@ def _settle_casino_call(player: CardsLike, dealer: CardsLike, ante: int, play: i
 
 def _settle_partition_game_call(players: Sequence[CrashPlayer], game: PartitionGame,
                                 carry: int) -> _Call[PartitionGameResult]:
-    if not isinstance(game, (NineCardBrag, SevenCardBrag, SixCardBrag)):
-        raise InvalidShowdownError(f"game must be a prial.NineCardBrag, SevenCardBrag or SixCardBrag, "
-                                   f"got {type(game).__name__}", field="game")
-    request = partition_game_request(players, game, _chips(carry, "carry"))
+    request = partition_game_request(players, checked_game(game), _chips(carry, "carry"))
     return _result_call("SettlePartitionGame", request, PartitionGameResult)
 
 

@@ -22,8 +22,6 @@ from .checks import MAX_NET, chips, seats, unique_ids
 from .crash import CrashPlayer, _foul, _player_hands, _value
 from .results import PartitionGamePlayerResult, PartitionGameResult, PartitionGameSet
 
-# The games by name, as the command line and the gRPC request give them.
-GAMES = ("nine_card", "seven_card", "six_card")
 # What happens to a nine-card set's antes on a stick-up.
 STICK_UPS = ("carry", "split")
 # Seven-card Brag is played with two hands (pagat) or one (Wikipedia's other reading).
@@ -124,6 +122,17 @@ class SixCardBrag(_PotGame):
 
 
 PartitionGame = Union[NineCardBrag, SevenCardBrag, SixCardBrag]
+_KINDS = (NineCardBrag, SevenCardBrag, SixCardBrag)
+# The games by name, as the command line and the gRPC request give them.
+GAMES = tuple(kind.game for kind in _KINDS)
+
+
+def checked_game(game: object) -> PartitionGame:
+    """``game`` if it is one of the games' rules, else ConfigurationError."""
+    if not isinstance(game, _KINDS):
+        raise ConfigurationError(f"game must be a prial.NineCardBrag, SevenCardBrag or SixCardBrag, "
+                                 f"got {type(game).__name__}", field="game")
+    return game
 
 
 def partition_game(game: str, *, ante: int = 1, rules: Rules | None = None, stick_up: str | None = None,
@@ -181,9 +190,7 @@ def settle_partition_game(players: Sequence[CrashPlayer], game: PartitionGame, *
     carried pot go to a winner or into ``carry_out``, so
     ``sum(nets) + carry_out == carry``.
     """
-    if not isinstance(game, (NineCardBrag, SevenCardBrag, SixCardBrag)):
-        raise ConfigurationError(f"game must be a prial.NineCardBrag, SevenCardBrag or SixCardBrag, "
-                                 f"got {type(game).__name__}", field="game")
+    game = checked_game(game)
     carry = _amount(carry, "carry", 0)
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError(f"a deal of {game.title} needs a sequence of at least 2 prial.CrashPlayer",
@@ -290,9 +297,7 @@ class PartitionGameSession:
     deals: tuple[PartitionGameResult, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.game, (NineCardBrag, SevenCardBrag, SixCardBrag)):
-            raise ConfigurationError(f"game must be a prial.NineCardBrag, SevenCardBrag or SixCardBrag, "
-                                     f"got {type(self.game).__name__}", field="game")
+        checked_game(self.game)
         _amount(self.carry, "carry", 0)
 
     def settle(self, players: Sequence[CrashPlayer]) -> PartitionGameSession:
