@@ -90,3 +90,18 @@ def test_simulate_plays_draw_brag():
     assert random_player.high < middling.low  # the random player loses to a threshold
     assert result.actions > 3 * result.deals
 
+
+
+
+def test_the_next_deal_draws_from_the_rest_of_its_pack():
+    from .table_reference import deal_hands, seed_pack
+
+    deal = prial.Deal.start(TABLE, ["ann", "bob"], seed=3).act("fold")  # bob, the small blind, folds
+    following = deal.next()  # dealt from seed 4, bob dealing: ann the small blind, bob the big
+    pack = seed_pack(4)
+    hands = deal_hands(pack, [True, True], 1, 3)
+    assert following.hands == {"ann": tuple(hands[0]), "bob": tuple(hands[1])}
+    following = following.act("look").act("call").act("check")
+    following = following.act("draw", discards=hands[0][:1])  # ann draws first, the top card left
+    assert following.hands["ann"] == (pack[6], *hands[0][1:])
+    assert prial.Deal.from_json(following.to_json()) == following

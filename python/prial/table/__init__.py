@@ -1,5 +1,6 @@
-"""The betting table: a deal of Brag, four- or five-card Brag or Teen
-Patti from the ante to the pot (docs/rules.md, "10. The betting")."""
+"""The betting table: a deal of Brag, four- or five-card Brag, Teen Patti
+or draw Brag from the ante to the pot (docs/rules.md, "10. The
+betting")."""
 
 from ..errors import IllegalActionError
 from .batch import CODES, ENDINGS, STATUSES, ReplayResult, deals_as_arrays, replay_batch, self_play

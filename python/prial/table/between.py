@@ -16,6 +16,7 @@ from ..errors import InvalidHandError
 from ..evaluator import Evaluator
 from .carried import Carried
 from .inputs import _int, _players
+from .rules import DRAW_GAME
 
 # A deal (prial.Deal) is taken as it is: this module sits below deal.py,
 # which calls it, and makes the next deal through the deal's own class.
@@ -153,8 +154,11 @@ def next_deal(deal: Deal, *, retain: bool = False, cards: Sequence[CardsLike | N
         retained_cards = deal._native.cards(names.index(retainer))
     sitting_out = _names("sit_out", sit_out, players)
     out = {players.index(n) for n in sitting_out}
-    dealt_in = [i for i in range(len(players)) if i not in out and (chips is None or chips[i] >= table.ante)]
+    draw = table.game == DRAW_GAME
+    entry = table.ante + ((table.big_blind or 0) if draw else 0)  # draw Brag's players must pay the big blind too
+    dealt_in = [i for i in range(len(players)) if i not in out and (chips is None or chips[i] >= entry)]
     pack: tuple[int, ...] | None = None
+    stub: tuple[int, ...] | None = None
     if cards is not None:
         if seed is not None:
             raise InvalidHandError("give cards or a seed, not both", field="seed")
@@ -175,6 +179,8 @@ def next_deal(deal: Deal, *, retain: bool = False, cards: Sequence[CardsLike | N
         order = [c for c in order if c not in set(retained_cards or ())]
         pack = tuple(order)
         hands = table_deal(order, len(players), dealer, table.cards, dealt_in)
+        if draw:  # the draw deals on from the rest of the pack
+            stub = pack[table.cards * len(dealt_in):]
     carried = Carried(pot, retainer, retained_cards, sitting_out, pack if table.shuffle == "after_prial" else None,
                       seed)
-    return type(deal)._begin(table, players, hands, None, dealer, chips, carried)
+    return type(deal)._begin(table, players, hands, None, dealer, chips, carried, stub)
