@@ -96,3 +96,17 @@ def test_a_stub_gives_the_draw_its_cards(stub):
 def test_bad_draw_options_are_invalid_argument_naming_the_field(stub, table, field):
     code, _, fields, _ = refused(stub, pb.PlayTableRequest(table=table, players=["ann", "bob"], seed=1))
     assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, [field])
+
+
+@pytest.mark.parametrize(("left", "seeded"), [(bytes([0, 0]), False), (bytes([51]), False), (bytes([60]), False),
+                                              (bytes([5]), True)])
+def test_a_bad_stub_is_invalid_argument_naming_it(stub, left, seeded):
+    request = pb.PlayTableRequest(table=pb.TableRules(game=pb.TABLE_GAME_DRAW_BRAG), players=["ann", "bob"],
+                                  stub=left)
+    if seeded:
+        request.seed = 1
+    else:
+        request.cards.extend([pb.Cards(text="As Ks Qs"), pb.Cards(text="2c 3c 4c")])
+    code, message, fields, _ = refused(stub, request)
+    assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, ["stub"]), message
+    assert "\n" not in message and ("draw" in message or message.startswith("stub:"))

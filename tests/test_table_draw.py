@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -407,6 +408,26 @@ def test_bad_options_name_the_field(options, code):
     with pytest.raises(prial.ConfigurationError) as bad:
         prial.TableRules(game="draw_brag", **options)
     assert bad.value.field == code
+
+
+@pytest.mark.parametrize(("setup", "message"), [
+    ({"table": prial.TableRules(), "cards": ["As Ks Qs", "2c 3c 4c"], "stub": "5d"}, "only draw Brag"),
+    ({"seed": 3, "stub": "5d"}, "not with a seed"),
+    ({"cards": ["As Ks Qs", "2c 3c 4c"], "stub": "5d As"}, "(As) is dealt already"),
+    ({"cards": ["As Ks Qs", "2c 3c 4c"], "stub": "5d 5d"}, "given twice"),
+    ({"cards": ["As Ks Qs", "2c 3c 4c"], "stub": "Zz"}, "unknown rank"),
+])
+def test_a_bad_stub_is_refused_naming_it(setup, message):
+    table = setup.pop("table", prial.TableRules(game="draw_brag"))
+    with pytest.raises(prial.InvalidHandError, match=re.escape(message)) as bad:
+        prial.Deal.start(table, ["ann", "bob"], **setup)
+    assert bad.value.field == "stub"
+
+
+def test_draw_brag_seats_as_many_as_six_cards_each_allows():
+    with pytest.raises(prial.InvalidHandError, match="takes 2 to 8 players, not 9") as bad:
+        prial.Deal.start(prial.TableRules(game="draw_brag"), list("abcdefghi"), seed=1)
+    assert bad.value.field == "players"
 
 
 def test_draw_options_belong_to_draw_brag_only():

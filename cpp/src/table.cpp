@@ -582,8 +582,9 @@ void start(const Table& t, const Setup& setup, DealState& s, Events* events) {
       std::uint64_t& mask = card >= 64 ? used_jokers : used;
       const std::uint64_t bit = std::uint64_t{1} << (card % 64);
       if (card >= pack || (mask & bit))
-        throw InvalidHand("card " + std::to_string(k + 1) + " left for the draw is " +
-                              (card >= pack ? "not in the pack" : format_card(card) + ", dealt already"),
+        throw InvalidHand("card " + std::to_string(k + 1) + " left for the draw " +
+                              (card >= pack ? std::string("is not in the pack")
+                                            : "(" + format_card(card) + ") is dealt already or given twice"),
                           -1, "stub");
       mask |= bit;
       s.stub[k] = card;

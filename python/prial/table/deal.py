@@ -85,8 +85,12 @@ class Deal:
                 raise InvalidHandError(f"stacks must be a stack per player; got {stacks!r}", field="stacks")
             chips = [_int("stacks", s, 0, 2**53 + 1) for s in stacks]
         setup = Carried() if carried is None else Carried.from_dict(carried, names)
-        return cls._begin(table, names, hands, seed, dealer, chips, setup,
-                          None if stub is None else tuple(cards_of(stub, "stub")))
+        try:
+            left = None if stub is None else tuple(cards_of(stub, "stub"))
+        except InvalidHandError as exc:
+            exc.field = exc.field or "stub"
+            raise
+        return cls._begin(table, names, hands, seed, dealer, chips, setup, left)
 
     @classmethod
     def _begin(cls, table: TableRules, names: tuple[str, ...], hands: list[list[int] | None] | None,
