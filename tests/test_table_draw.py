@@ -478,13 +478,3 @@ def test_self_play_plays_draw_brag():
     nets, actions = prial.table.self_play(table, [None, 0.5, 0.9], 500, seed=9, stack=30)
     assert (nets.sum(axis=1) == 0).all() and (nets != 0).any()
 
-
-def test_cli_plays_and_replays_a_draw_brag_deal(capsys):
-    from prial.cli import main
-    code = main(["table", "--game", "draw_brag", "--players", "ann,bob,cat", "--seed", "4", "--json",
-                 "--actions", "ann: call; bob: call; cat: check; bob: draw; cat: draw; ann: look; ann: draw"])
-    assert code in (0, None)
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
-    assert lines[-1]["deal"]["actions"][-1] == {"player": "ann", "kind": "draw"}
-    assert main(["table", "--game", "draw_brag", "--players", "ann,bob", "--see-cost", "3"]) == 2
-    assert "see_cost is not an option of draw_brag" in capsys.readouterr().err

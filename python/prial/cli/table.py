@@ -150,7 +150,7 @@ def add_table_options(parser: argparse.ArgumentParser) -> None:
 
 RULESET_OPTIONS = ("rules", "ace_two_three", "top_prial", "lowball", "wild", "jokers", "wild_ties",
                    "wild_as_itself", "suit_order")
-SETUP_OPTIONS = ("players", "cards", "seed", "dealer", "stacks")
+SETUP_OPTIONS = ("players", "cards", "seed", "dealer", "stacks", "stub")
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,6 +160,9 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cards", nargs="+", metavar="HAND",
                         help="each player's hand, e.g. \"As Kd Qh\" (- for a hand not known); without, dealt "
                              "from --seed")
+    parser.add_argument("--stub", metavar="CARDS",
+                        help="draw_brag with --cards: the cards the draw deals from, top first, e.g. \"5s Ah Ac\" "
+                             "(without, the cards drawn are unknown)")
     parser.add_argument("--seed", type=SEED, help="deal the cards from this seed (default: a random one)")
     parser.add_argument("--dealer", metavar="PLAYER", help="the dealer, by id or seat number (default: seat 0)")
     parser.add_argument("--stacks", metavar="CHIPS[,...]",
@@ -246,7 +249,7 @@ def deal_from_args(args: argparse.Namespace, players: str | None) -> Deal:
     cards = None if args.cards is None else [None if hand == "-" else hand for hand in args.cards]
     table = table_from_args(args)
     try:
-        return Deal.start(table, names, cards=cards, seed=args.seed, dealer=dealer, stacks=stacks)
+        return Deal.start(table, names, cards=cards, seed=args.seed, dealer=dealer, stacks=stacks, stub=args.stub)
     except InvalidHandError as exc:
         field = exc.field if exc.field in SETUP_OPTIONS else None
         raise InvalidHandError(f"{flag(field)}: {exc}" if field else str(exc), field=exc.field) from None
