@@ -13,6 +13,7 @@ import textwrap
 
 from ..errors import InvalidHandError
 from ..play.classic import ACE_POINTS, BEST_CARD_TIES, ClassicPhase, ClassicPlayer, ClassicResult, ClassicRules
+from ..play.results import Plain
 from .backend import Backend, Local
 from .common import CHIPS, SEED, add_rules_options, check_cards, print_table, rules_from_args, whole
 
@@ -77,10 +78,10 @@ def classic(args: argparse.Namespace, backend: Backend) -> int:
                                     seed=args.seed)
     if args.json:
         # Payouts and nets in the players' order, as a server's maps may not be.
-        data = result.to_dict()
-        for phase, settled in zip(data["phases"], result.phases):
-            phase["payouts"] = {p.id: settled.payouts[p.id] for p in players}
-        print(json.dumps({**data, "nets": {p.id: result.nets[p.id] for p in players}}, indent=2))
+        phases: list[Plain] = [{**phase.to_dict(), "payouts": {p.id: phase.payouts[p.id] for p in players}}
+                               for phase in result.phases]
+        print(json.dumps({**result.to_dict(), "phases": phases, "nets": {p.id: result.nets[p.id] for p in players}},
+                         indent=2))
     else:
         print_classic(result, [p.id for p in players])
     return 0

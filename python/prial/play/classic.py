@@ -20,7 +20,6 @@ from .showdown import Player, showdown
 BestCardTies = Literal["eldest", "share"]
 BEST_CARD_TIES = ("eldest", "share")
 ACE_POINTS = (10, 1, 11)  # thirty-one: an ace's points, the default first
-PHASES = ("best_card", "bragging", "thirty_one")
 THIRTY_ONE = 31
 _ACE, _DIAMONDS = 12, 1
 
