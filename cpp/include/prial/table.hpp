@@ -81,7 +81,9 @@ enum class Code : std::uint8_t {
   CoverCanPay,
   AgreeNotAllowed,
   AgreeNeedsThree,
-  // Draw Brag's, checked after the first six above.
+  // Draw Brag's.  At a draw Brag table the order is DealOver,
+  // UnknownPlayer, NotYourTurn, UnknownAction, BadAmount, MustDraw, then
+  // the action's own (table_draw.cpp).
   CheckFacingBet,
   NothingToCall,
   RaiseCap,
