@@ -198,6 +198,7 @@ def test_the_vying_is_the_betting_tables_see_with_classic_categories():
     (lambda: ClassicRules(bonus=True), "bonus must be a whole number of chips"),
     (lambda: ClassicRules(best_card_ties="youngest"), "best_card_ties must be one of eldest, share"),
     (lambda: ClassicRules(rules="classic"), "rules must be a prial.Rules"),
+    (lambda: settle_classic(PAIR, Rules(preset="classic")), "rules must be a prial.ClassicRules or None, got Rules"),
     (lambda: settle_best_card([ClassicPlayer("a", "2c 3c 4c")]), "needs 2 to 17 players"),
     (lambda: settle_classic(PAIR, ClassicRules(stake=2**62)), "come to more than 9223372036854775807 chips"),
     (lambda: settle_best_card([ClassicPlayer("a", "2c 3c"), ClassicPlayer("b", "5c 6c 7c")]), "is 3 cards"),

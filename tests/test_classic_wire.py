@@ -113,7 +113,7 @@ def test_bad_players_are_invalid_argument(grpc_server):
 
 
 def test_the_client_refuses_bad_arguments_before_sending(grpc_client):
-    with pytest.raises(prial.InvalidShowdownError, match="rules must be a prial.ClassicRules"):
+    with pytest.raises(prial.ConfigurationError, match="rules must be a prial.ClassicRules or None"):
         grpc_client.settle_classic(PLAYERS, Rules(preset="classic"))
     with pytest.raises(prial.InvalidShowdownError, match="expected a prial.ClassicPlayer"):
         grpc_client.settle_classic([("ann", "Jc 9d Ah")])

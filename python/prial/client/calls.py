@@ -37,7 +37,7 @@ from ..categories import Category, parse_category
 from ..errors import InvalidHandError, InvalidShowdownError
 from ..evaluator import FOUR_ORDERS, checked_four_order
 from ..play.casino import Paytable
-from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
+from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules, checked_rules
 from ..play.crash import CrashPlayer, checked_crash_value
 from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
@@ -189,9 +189,7 @@ def _settle_partition_game_call(players: Sequence[CrashPlayer], game: PartitionG
 def _settle_classic_call(players: Sequence[ClassicPlayer], rules: ClassicRules | None,
                          contenders: Sequence[str] | None, seer: str | None, stock: CardsLike | None,
                          seed: int | None) -> _Call[ClassicResult]:
-    rules = ClassicRules() if rules is None else rules
-    if not isinstance(rules, ClassicRules):
-        raise InvalidShowdownError(f"rules must be a prial.ClassicRules, got {type(rules).__name__}", field="rules")
+    rules = checked_rules(rules)
     for i, p in enumerate(players):
         if not isinstance(p, ClassicPlayer):
             raise InvalidShowdownError(f"player {i}: expected a prial.ClassicPlayer, got {type(p).__name__}",

@@ -119,6 +119,16 @@ class ClassicResult(_ToDict):
     nets: Mapping[str, int]
 
 
+def checked_rules(rules: object) -> ClassicRules:
+    """``rules``, a ClassicRules, or the defaults for None."""
+    if rules is None:
+        return ClassicRules()
+    if not isinstance(rules, ClassicRules):
+        raise ConfigurationError(f"rules must be a prial.ClassicRules or None, got {type(rules).__name__}",
+                                 field="rules")
+    return rules
+
+
 def _players(players: Sequence[ClassicPlayer], rules: ClassicRules) -> list[tuple[str, list[int]]]:
     """(id, cards) of each player, checked: two or more, three cards each,
     no card twice at the table, and the chips of the deal within what a
@@ -168,7 +178,7 @@ def _best_card_place(card: int) -> int:
 
 def settle_best_card(players: Sequence[ClassicPlayer], rules: ClassicRules | None = None) -> ClassicPhase:
     """The first stake: the highest face-up card (each hand's last card)."""
-    rules = rules or ClassicRules()
+    rules = checked_rules(rules)
     hands = _players(players, rules)
     ids = [pid for pid, _ in hands]
     shown = [ClassicHand(pid, (cards[2],), _best_card_place(cards[2]), format_cards([cards[2]]))
@@ -191,7 +201,7 @@ def settle_bragging(players: Sequence[ClassicPlayer], rules: ClassicRules | None
     players still bragging when the vying ended; all by default).  One
     contender wins without showing; ``seer``: the two left ended with a see,
     whose ties go against the seer; otherwise equal best hands share."""
-    rules = rules or ClassicRules()
+    rules = checked_rules(rules)
     hands = _players(players, rules)
     ids = [pid for pid, _ in hands]
     if contenders is None:
@@ -251,7 +261,7 @@ def settle_thirty_one(players: Sequence[ClassicPlayer], rules: ClassicRules | No
     card's points winning, until one player is left.  If every player draws
     out, all of them draw again.  A stock that runs out before then leaves
     the players still tied to share."""
-    rules = rules or ClassicRules()
+    rules = checked_rules(rules)
     hands = _players(players, rules)
     ids = [pid for pid, _ in hands]
     pile = _stock(hands, stock, seed)
@@ -305,7 +315,7 @@ def settle_classic(players: Sequence[ClassicPlayer], rules: ClassicRules | None 
                    contenders: Sequence[str] | None = None, seer: str | None = None,
                    stock: CardsLike | None = None, seed: int | None = None) -> ClassicResult:
     """A whole deal: the three stakes settled in turn, then the bonus."""
-    rules = rules or ClassicRules()
+    rules = checked_rules(rules)
     phases = (settle_best_card(players, rules),
               settle_bragging(players, rules, contenders=contenders, seer=seer),
               settle_thirty_one(players, rules, stock=stock, seed=seed))
