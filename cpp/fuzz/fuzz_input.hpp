@@ -89,6 +89,13 @@ inline const std::vector<prial::RulesConfig>& rulesets() {
     wild.wild_mask = 0xFULL | (1ULL << 51);  // the deuces and the ace of spades
     wild.wild_ties = prial::WildTies::Equal;
     out.push_back(wild);
+    prial::RulesConfig classic;  // classic Brag's bragging, the jacks of clubs and diamonds as braggers
+    classic.runs_and_flushes = false;
+    classic.top_prial = prial::TopPrial::Ace;
+    classic.wild_mask = (1ULL << 36) | (1ULL << 37);
+    classic.lesser_wild_mask = 1ULL << 37;  // the jack of diamonds, the lesser
+    classic.wild_ties = prial::WildTies::NaturalPrials;
+    out.push_back(classic);
     return out;
   }();
   return all;

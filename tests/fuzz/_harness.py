@@ -147,19 +147,20 @@ def rules(inp: Input):  # -> prial.Rules (may raise ConfigurationError)
     wild_kind = inp.int_in(0, 4)
     wild: object = None
     if wild_kind == 1:
-        wild = option(("deuces", "black_deuces", "one_eyed_jacks", "suicide_king", "ak47", "jokers"), ("bogus",))
+        wild = option(("deuces", "black_deuces", "one_eyed_jacks", "suicide_king", "ak47", "jokers", "bragger",
+                       "bragger_nine", "bragger_jacks", "bragger_ace_nine", "none"), ("bogus",))
     elif wild_kind == 2 and hostile:
         wild = inp.text(12)
     elif wild_kind >= 2:
         wild = inp.cards(4, 56 if hostile else 51)
     return prial.Rules(
-        preset=option(("brag", "teen_patti", "three_card_poker"), ("poker",)),  # type: ignore[arg-type]
+        preset=option(("brag", "teen_patti", "three_card_poker", "classic"), ("poker",)),  # type: ignore[arg-type]
         ace_two_three=option((None, "top", "second", "bottom"), ("middle",)),  # type: ignore[arg-type]
         top_prial=option((None, "three", "ace"), ("king",)),  # type: ignore[arg-type]
         lowball=inp.flag(),
         wild=wild,  # type: ignore[arg-type]
         jokers=option((None, 0, 1, 2, 3), (4, -1)),  # type: ignore[arg-type]
-        wild_ties=option(("natural_wins", "equal"), ("random",)),  # type: ignore[arg-type]
+        wild_ties=option(("natural_wins", "equal", "natural_prials"), ("random",)),  # type: ignore[arg-type]
     )
 
 
