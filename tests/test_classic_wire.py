@@ -81,6 +81,8 @@ def test_unset_options_are_the_defaults(grpc_server):
     ({"stake": 2**62, "bonus": 1}, "stake", "come to more than 9223372036854775807 chips"),
     ({"contenders": ["zed"]}, "contenders", "'zed' is not at the table"),
     ({"contenders": ["ann"], "seer": "ann"}, "seer", "a see needs two contenders"),
+    ({"seer": "ann"}, "seer", "a see needs two contenders"),
+    ({"contenders": ["ann", "bob"], "seer": "cy"}, "seer", "got seer 'cy' and contenders ann, bob"),
     ({"stock": pb.Cards(text="Jc")}, "stock", "card Jc appears in both the stock and player 'ann'"),
     ({"stock": pb.Cards(text="2s"), "seed": 4}, "seed", "give the stock or a seed, not both"),
     ({"rules": pb.Rules(preset=99)}, "rules.preset", "rules.preset: unknown enum value 99"),

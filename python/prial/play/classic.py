@@ -213,11 +213,12 @@ def settle_bragging(players: Sequence[ClassicPlayer], rules: ClassicRules | None
         if pid not in ids:
             raise InvalidShowdownError(f"contenders: {pid!r} is not at the table", field="contenders")
     unique_ids(list(contenders), "contender")
+    if seer is not None and (len(contenders) != 2 or seer not in contenders):
+        raise InvalidShowdownError(f"seer: a see needs two contenders, the seer one of them; got seer {seer!r} "
+                                   f"and contenders {', '.join(contenders)}", field="seer")
     pot = rules.stake * len(ids)
     contending = [(pid, cards) for pid, cards in hands if pid in contenders]
     if len(contending) == 1:
-        if seer is not None:
-            raise InvalidShowdownError("seer: a see needs two contenders", field="seer")
         winner = contending[0][0]
         shown = [ClassicHand(pid, (), 0, "", out=pid != winner) for pid in ids]
         return _phase("bragging", [winner], f"{winner} brags unanswered", pot, ids, shown)
