@@ -142,6 +142,12 @@ std::vector<prial::RulesConfig> rulesets() {
   jokers.wild_ties = prial::WildTies::Equal;
   jokers.wild_mask = 1ULL << 51;  // and the ace of spades
   out.push_back(jokers);
+  prial::RulesConfig classic;  // classic Brag's bragging: Jc wild, Jd the lesser bragger
+  classic.runs_and_flushes = false;
+  classic.top_prial = prial::TopPrial::Ace;
+  classic.wild_mask = (1ULL << 36) | (1ULL << 37);
+  classic.lesser_wild_mask = 1ULL << 37;
+  out.push_back(classic);
   return out;
 }
 
@@ -168,6 +174,25 @@ void test_tables() {
     CHECK(std::count(seen.begin() + 1, seen.end(), true) == ev.table().classes());
   }
   CHECK(prial::Evaluator(prial::RulesConfig{}).table().classes() == 741);
+  prial::RulesConfig classic = rulesets().back();
+  const prial::Evaluator with_braggers(classic);
+  const auto strength = [&with_braggers](int a, int b, int c) {
+    const prial::Card hand[3] = {static_cast<prial::Card>(a), static_cast<prial::Card>(b), static_cast<prial::Card>(c)};
+    return with_braggers.table().strength(with_braggers.slot(hand, 3));
+  };
+  // A-K-Q of hearts is a high card, below a pair of deuces; 3-3 with the
+  // jack of clubs beats 3-3 with the jack of diamonds.
+  CHECK(strength(50, 46, 42) < strength(0, 1, 15));
+  CHECK(strength(7, 6, 36) > strength(4, 5, 37));
+  CHECK(strength(4, 5, 6) > strength(7, 6, 36));
+  classic.lesser_wild_mask = 1ULL << 40;  // the queen of clubs is not wild
+  bool refused = false;
+  try {
+    classic.validate();
+  } catch (const prial::InvalidHand&) {
+    refused = true;
+  }
+  CHECK(refused);
   using C = prial::Category;
   const prial::Evaluator brag(prial::RulesConfig{});
   const std::vector<C> by_strength = prial::categories_by_strength(brag.table());
