@@ -37,26 +37,42 @@ def made(ranks: list[int]) -> tuple:
     return (0, *r)
 
 
-def reference_key(hand: tuple[int, int, int], wild: set[int], lesser: set[int], wild_ties: str) -> tuple:
-    naturals = [c // 4 for c in hand if c not in wild]
-    braggers = [c for c in hand if c in wild]
+def best_made(naturals: list[int], wilds: int) -> tuple:
+    """The best hand of these ranks and ``wilds`` braggers, each taking a
+    rank of which the pack has a card not held: at most four of a rank."""
     best = None
-    # Each bragger takes a rank of which the pack has a card the naturals
-    # do not hold: at most four of a rank in all.
-    for ranks in itertools.product(range(13), repeat=len(braggers)):
+    for ranks in itertools.product(range(13), repeat=wilds):
         every = naturals + list(ranks)
         if all(every.count(r) <= 4 for r in every):
             best = max(best, made(every)) if best else made(every)
-    counts = best[0] == 2 if wild_ties == "natural_prials" else wild_ties == "natural_wins"
-    tie = (-len(braggers), -len([c for c in braggers if c in lesser])) if counts else (0, 0)
-    return (best, tie)
+    return best
 
 
-def reference_strengths(wild_name: str, wild_ties: str) -> tuple[list[int], list[int]]:
+def reference_key(hand: tuple[int, int, int], wild: set[int], lesser: set[int], wild_ties: str,
+                  as_itself: str = "wild") -> tuple:
+    naturals = [c // 4 for c in hand if c not in wild]
+    braggers = [c for c in hand if c in wild]
+    best = best_made(naturals, len(braggers))
+    # (braggers standing for other cards, lesser ones among them): every
+    # bragger, or under as_itself="natural" the fewest with which some
+    # braggers standing as themselves still make the best hand.
+    counts = [(len(braggers), len([c for c in braggers if c in lesser]))]
+    if as_itself == "natural":
+        for n in range(1, len(braggers) + 1):
+            for itself in itertools.combinations(braggers, n):
+                others = [c for c in braggers if c not in itself]
+                if best_made(naturals + [c // 4 for c in itself], len(others)) == best:
+                    counts.append((len(others), len([c for c in others if c in lesser])))
+    wilds, lessers = min(counts)
+    counted = best[0] == 2 if wild_ties == "natural_prials" else wild_ties == "natural_wins"
+    return (best, (-wilds, -lessers) if counted else (0, 0))
+
+
+def reference_strengths(wild_name: str, wild_ties: str, as_itself: str = "wild") -> tuple[list[int], list[int]]:
     """(the dense strength of every hand in colex order, its category code)."""
     wild, lesser = BRAGGERS[wild_name]
     hands = list(itertools.combinations(range(52), 3))
-    keys = [reference_key(h, wild, lesser, wild_ties) for h in hands]
+    keys = [reference_key(h, wild, lesser, wild_ties, as_itself) for h in hands]
     dense = {k: i + 1 for i, k in enumerate(sorted(set(keys)))}
     category = {2: Category.PRIAL, 1: Category.PAIR, 0: Category.HIGH_CARD}
     return [dense[k] for k in keys], [int(category[k[0][0]]) for k in keys]
@@ -76,6 +92,16 @@ def test_every_hand_matches_reference(wild, wild_ties):
     # the one-hand call agrees with the batch (another code path)
     for i in range(0, len(hands), 997):
         assert ev.evaluate(hands[i].tolist()).strength == strengths[i]
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("wild_ties", ["natural_wins", "natural_prials"])
+@pytest.mark.parametrize("wild", ["bragger_jacks", "bragger_ace_nine"])
+def test_braggers_standing_for_themselves_count_as_natural(wild, wild_ties):
+    ev = prial.Evaluator(Rules(preset="classic", wild=wild, wild_ties=wild_ties, wild_as_itself="natural"))
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+    strengths, _ = reference_strengths(wild, wild_ties, "natural")
+    assert ev.evaluate_batch(hands, threads=1).tolist() == strengths
 
 
 def test_default_is_the_jack_of_clubs_with_natural_hands_first():
