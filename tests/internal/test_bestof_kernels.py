@@ -25,11 +25,13 @@ def test_every_kernel_level_agrees(simd_level, brag, four_card_hands, five_card_
 
 # Rulesets without wild cards read the by-rank tables (ranks and suit
 # pattern); between them these move flushes below or above pairs, reverse
-# the order, and move A-2-3 and the top prial.
+# the order, move A-2-3 and the top prial, and make runs and flushes
+# nothing (classic).
 NATURAL_RULESETS = [
     prial.Rules(lowball=True),
     prial.Rules(preset="three_card_poker"),
     prial.Rules(ace_two_three="bottom", top_prial="ace"),
+    prial.Rules(preset="classic", wild="none"),  # runs and flushes are high cards
 ]
 _REFERENCE: dict[tuple[str, int], np.ndarray] = {}
 

@@ -14,7 +14,7 @@ from prial import Rules, random_hands
 
 from ..bestof_reference import all_hands, reference_keys
 
-RULESETS = [Rules(), Rules(preset="teen_patti"), Rules(jokers=3, wild="deuces")]
+RULESETS = [Rules(), Rules(preset="teen_patti"), Rules(jokers=3, wild="deuces"), Rules(preset="classic")]
 
 
 def strength_by_cards(ev: prial.Evaluator) -> np.ndarray:
