@@ -110,3 +110,24 @@ def test_a_bad_stub_is_invalid_argument_naming_it(stub, left, seeded):
     code, message, fields, _ = refused(stub, request)
     assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, ["stub"]), message
     assert "\n" not in message and ("draw" in message or message.startswith("stub:"))
+
+
+def test_the_next_draw_deal_over_grpc_is_dealt_from_its_seed(grpc_client):
+    """The next deal's setup names its seed, so the calls that play it draw
+    known cards from the rest of that seed's pack, a player sitting out not
+    dealt in."""
+    table = prial.TableRules(game="draw_brag")
+    players = ["ann", "bob", "cat"]
+    deal = prial.Deal.start(table, players, seed=8).act("fold").act("fold")  # ann, then bob, fold to cat
+    state = grpc_client.play_table(table, players, deal.history, seed=8, next_deal={"sit_out": ["bob"]})
+    setup = state.next_deal
+    assert setup is not None and setup.cards is None and setup.seed == 9
+    local = deal.next(sit_out=["bob"])
+    assert [s.status for s in local.seats] == ["blind", "out", "blind"] and "bob" not in local.hands
+    actions = ["look", "call", "check"]  # bob sits out: cat small blind, ann big; cat opens
+    for kind in actions:
+        local = local.act(kind)
+    player = local.to_act
+    local = local.act("draw", discards=local.hands[player][:2])
+    state = grpc_client.play_table(table, actions=local.history, **setup._asdict())
+    assert state.hands == local.hands and len(state.hands) == 2

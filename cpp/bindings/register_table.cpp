@@ -94,7 +94,8 @@ class TableDeal {
       std::uint32_t dealt_in = 0;
       std::size_t dealt = 0;
       for (int i = 0; i < n; ++i)
-        if (!stacks || (*stacks)[i] >= entry) {
+        if ((!stacks || (*stacks)[i] >= entry) &&
+            std::find(sitting_out.begin(), sitting_out.end(), i) == sitting_out.end()) {
           dealt_in |= 1u << i;
           dealt += width;
         }

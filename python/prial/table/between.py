@@ -154,11 +154,8 @@ def next_deal(deal: Deal, *, retain: bool = False, cards: Sequence[CardsLike | N
         retained_cards = deal._native.cards(names.index(retainer))
     sitting_out = _names("sit_out", sit_out, players)
     out = {players.index(n) for n in sitting_out}
-    draw = table.game == DRAW_GAME
-    entry = table.ante + ((table.big_blind or 0) if draw else 0)  # draw Brag's players must pay the big blind too
-    dealt_in = [i for i in range(len(players)) if i not in out and (chips is None or chips[i] >= entry)]
+    dealt_in = [i for i in range(len(players)) if i not in out and (chips is None or chips[i] >= table.ante)]
     pack: tuple[int, ...] | None = None
-    stub: tuple[int, ...] | None = None
     if cards is not None:
         if seed is not None:
             raise InvalidHandError("give cards or a seed, not both", field="seed")
@@ -178,9 +175,9 @@ def next_deal(deal: Deal, *, retain: bool = False, cards: Sequence[CardsLike | N
             order = table_pack(_int("seed", seed, 0, 2**64), table.rules.pack_size)
         order = [c for c in order if c not in set(retained_cards or ())]
         pack = tuple(order)
-        hands = table_deal(order, len(players), dealer, table.cards, dealt_in)
-        if draw:  # the draw deals on from the rest of the pack
-            stub = pack[table.cards * len(dealt_in):]
+        # Draw Brag is dealt from the seed itself, which deals the draw on
+        # from the rest of its pack (and the blinds decide who is dealt in).
+        hands = None if table.game == DRAW_GAME else table_deal(order, len(players), dealer, table.cards, dealt_in)
     carried = Carried(pot, retainer, retained_cards, sitting_out, pack if table.shuffle == "after_prial" else None,
                       seed)
-    return type(deal)._begin(table, players, hands, None, dealer, chips, carried, stub)
+    return type(deal)._begin(table, players, hands, seed if hands is None else None, dealer, chips, carried)
