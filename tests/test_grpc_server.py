@@ -26,7 +26,7 @@ from prial.client import Client, PrialRpcError
 from .grpc_helpers import ServerProcess, free_port
 
 ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown", "CrashMatch",
-            "SettleCasino", "SettlePartitionGame", "SettleClassic", "Odds", "Equity", "PlayTable")
+            "DealCrash", "SettleCasino", "SettlePartitionGame", "SettleClassic", "Odds", "Equity", "PlayTable")
 
 
 def test_health_serving(grpc_client):

@@ -8,6 +8,7 @@ imports the other).
 - ``partition_games``: SettlePartitionGame's request;
 - ``classic``: SettleClassic's request;
 - ``crash_match``: CrashMatch's rules, rounds and answer;
+- ``crash_deal``: DealCrash's request and its deal;
 - ``encoding``: the wire form itself, for the big batch messages.
 """
 

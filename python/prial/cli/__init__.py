@@ -28,6 +28,7 @@ from . import (
     call,
     classic,
     crash_match,
+    deal_crash,
     hands,
     partition_games,
     play,
@@ -41,8 +42,8 @@ from . import (
 )
 from .common import Failure
 
-COMMAND_GROUPS = (hands, play, settle, classic, crash_match, partition_games, table, simulate, bench, score, replay, audit, serve,
-                  call, proto)
+COMMAND_GROUPS = (hands, play, settle, classic, crash_match, deal_crash, partition_games, table, simulate, bench, score,
+                  replay, audit, serve, call, proto)
 
 # The extra that brings a module some command imports only when asked.
 DEBUG_HELP = "show the Python traceback of an unexpected error"

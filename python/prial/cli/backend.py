@@ -40,9 +40,10 @@ from ..play import (
     settle_partition_game,
     showdown,
 )
+from ..play.crash_deal import CRASH_CARDS, CrashDeal, deal_crash
+from ..play.crash_rules import CRASH_OPTIONS
 from ..play.partition_games import PartitionGame
 from ..play.results import PartitionGameResult
-from ..play.crash_rules import CRASH_OPTIONS
 from ..results import Split
 from ..rules import Rules
 from .common import each_hand
@@ -85,6 +86,9 @@ class Backend(Protocol):
     def crash_match(self, rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None = None,
                     **showdown: Any) -> CrashMatchResult: ...
 
+    def deal_crash(self, seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: bool = False,
+                   exchanges: Sequence[int] = ()) -> CrashDeal: ...
+
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,
                       game: str | None = None) -> CasinoResult: ...
@@ -106,6 +110,7 @@ class Local:
     equity = staticmethod(equity)
     crash_showdown = staticmethod(crash_showdown)
     crash_match = staticmethod(crash_match)
+    deal_crash = staticmethod(deal_crash)
     settle_casino = staticmethod(settle_casino)
     settle_classic = staticmethod(settle_classic)
     settle_partition_game = staticmethod(settle_partition_game)

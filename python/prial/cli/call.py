@@ -23,7 +23,7 @@ import numpy as np
 
 from ..cards import format_cards
 from ..errors import InvalidHandError
-from . import classic, crash_match, hands, partition_games, play, settle
+from . import classic, crash_match, deal_crash, hands, partition_games, play, settle
 from .common import (
     Failure,
     add_rules_options,
@@ -111,6 +111,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rpc("crash-match", "play a file of Crash rounds as a match: prial crash-match (CrashMatch)",
         f"{crash_match.DESCRIPTION} The tables of prial crash-match. RPC CrashMatch.",
         crash_match.crash_match_arguments, crash_match.crash_match)
+    rpc("deal-crash", "deal Crash from a seed, with spare hands: prial deal-crash (DealCrash)",
+        f"{deal_crash.DESCRIPTION} The table of prial deal-crash. RPC DealCrash.",
+        deal_crash.arguments, deal_crash.deal_crash)
     rpc("casino", "settle a casino hand: prial casino (SettleCasino)",
         f"{settle.CASINO_DESCRIPTION} The table of prial casino. RPC SettleCasino.",
         settle.casino_arguments, settle.casino)

@@ -22,10 +22,11 @@ from ..cards import CardsLike
 from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
+from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.crash import CrashPlayer
+from ..play.crash_deal import CRASH_CARDS, CrashDeal
 from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
-from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.partition_games import PartitionGame
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
@@ -39,6 +40,7 @@ from .calls import (
     _Call,
     _crash_match_call,
     _crash_showdown_call,
+    _deal_crash_call,
     _equity_call,
     _evaluate_call,
     _health_call,
@@ -169,6 +171,11 @@ class AsyncClient(_Connection):
                           timeout: float | None = None, **showdown: Any) -> CrashMatchResult:
         """As ``Client.crash_match``."""
         return await self._unary(_crash_match_call(rounds, match, showdown), timeout)
+
+    async def deal_crash(self, seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: bool = False,
+                         exchanges: Sequence[int] = (), timeout: float | None = None) -> CrashDeal:
+        """As ``Client.deal_crash``."""
+        return await self._unary(_deal_crash_call(seed, players, cards, spare, exchanges), timeout)
 
     async def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                             pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE,

@@ -18,6 +18,7 @@ from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2
 
 from .._wire import encoding
+from .._wire.classic import classic_request
 from .._wire.convert import (
     GAMES,
     OBJECTIVES,
@@ -28,9 +29,9 @@ from .._wire.convert import (
     result_from_proto,
     rules_to_proto,
 )
+from .._wire.crash_deal import crash_deal_from_proto, deal_crash_request
 from .._wire.crash_match import crash_match_result_from_proto, match_rules_to_proto
 from .._wire.partition_games import partition_game_request
-from .._wire.classic import classic_request
 from .._wire.table import ActionLike, TableState, play_table_request, table_state_from
 from ..cards import CardsLike
 from ..categories import Category, parse_category
@@ -39,6 +40,7 @@ from ..evaluator import FOUR_ORDERS, checked_four_order
 from ..play.casino import Paytable
 from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules, checked_rules
 from ..play.crash import CrashPlayer, checked_crash_value
+from ..play.crash_deal import CrashDeal
 from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
 from ..play.partition_games import PartitionGame, checked_game
@@ -153,6 +155,12 @@ def _crash_request(players: Sequence[CrashPlayer], scoring: str | Sequence[int] 
     if min_category is not None:
         request.min_category = _category_number(min_category)
     return request
+
+
+def _deal_crash_call(seed: int, players: int, cards: int, spare: bool,
+                     exchanges: Sequence[int]) -> _Call[CrashDeal]:
+    request = deal_crash_request(seed, players, cards, spare, exchanges)
+    return _Call(f"/{_PRIAL}/DealCrash", request.SerializeToString(), crash_deal_from_proto)
 
 
 def _crash_match_call(rounds: Sequence[Sequence[CrashPlayer]], match: CrashMatchRules | None,

@@ -21,10 +21,11 @@ from ..cards import CardsLike
 from ..categories import Category
 from ..evaluator import FOUR_ORDERS
 from ..play.casino import CASINO_BRAG_PAYTABLE, Paytable
+from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.crash import CrashPlayer
+from ..play.crash_deal import CRASH_CARDS, CrashDeal
 from ..play.crash_match import CrashMatchResult, CrashMatchRules
 from ..play.crash_rules import CRASH_OPTIONS
-from ..play.classic import ClassicPlayer, ClassicResult, ClassicRules
 from ..play.partition_games import PartitionGame
 from ..play.results import CasinoResult, CrashResult, Equity, Odds, PartitionGameResult, ShowdownResult
 from ..play.showdown import Player
@@ -38,6 +39,7 @@ from .calls import (
     _Call,
     _crash_match_call,
     _crash_showdown_call,
+    _deal_crash_call,
     _equity_call,
     _evaluate_call,
     _health_call,
@@ -179,6 +181,11 @@ class Client(_Connection):
         """``prial.crash_match(...)`` on the server: ``showdown`` are
         crash_showdown's options, as there."""
         return self._unary(_crash_match_call(rounds, match, showdown), timeout)
+
+    def deal_crash(self, seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: bool = False,
+                   exchanges: Sequence[int] = (), timeout: float | None = None) -> CrashDeal:
+        """``prial.deal_crash(...)`` on the server."""
+        return self._unary(_deal_crash_call(seed, players, cards, spare, exchanges), timeout)
 
     def settle_casino(self, player: CardsLike, dealer: CardsLike, ante: int, play: int | None = None,
                       pair_bonus: int = 0, *, paytable: Paytable | str = CASINO_BRAG_PAYTABLE, game: str | None = None,

@@ -4,9 +4,11 @@ two- and three-player games and the exchange for one (docs/rules.md,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .._core import table_pack
+from ..cards import format_cards
 from ..errors import InvalidHandError
 
 PACK = 52
@@ -46,6 +48,13 @@ class CrashDeal:
         if not self.given_up:  # nobody has exchanged yet
             object.__setattr__(self, "given_up", (None,) * len(self.hands))
 
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able data: the cards as text, a seat that kept its
+        cards giving up None."""
+        return {"seed": self.seed, "hands": [format_cards(h) for h in self.hands],
+                "spares": [format_cards(h) for h in self.spares],
+                "given_up": [None if g is None else format_cards(g) for g in self.given_up]}
+
     def spare_for(self, seat: int) -> int:
         """The index in ``spares`` of the spare ``seat`` may take:
         InvalidHandError when the deal has none for it (four players, a
@@ -76,7 +85,8 @@ class CrashDeal:
         return replace(self, hands=tuple(hands), given_up=tuple(given_up))
 
 
-def deal_crash(seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: bool = False) -> CrashDeal:
+def deal_crash(seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: bool = False,
+               exchanges: Sequence[int] = ()) -> CrashDeal:
     """Deals ``cards`` (13 for Crash, 9 for nine-card Brag) to each of
     ``players`` from the pack of ``seed`` (the seed-to-pack algorithm of
     the betting table, docs/rules.md "Dealing from a seed"), one card at a
@@ -84,7 +94,8 @@ def deal_crash(seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: 
     three-player Crash deal also deals its spare hands from the rest of the
     pack, one card at a time in turn: two (seat 0's, then seat 1's) for
     two players, one for three.  The seats' cards are the same with or
-    without spares."""
+    without spares.  ``exchanges``: the seats that exchange their cards
+    for a spare, in turn (``CrashDeal.exchange`` for each)."""
     _whole(seed, "seed", 0, 2**64 - 1)
     if cards not in DEAL_SIZES.values():
         raise InvalidHandError(f"cards must be 9 (nine-card Brag) or 13 (Crash), got {cards!r}", field="cards")
@@ -99,4 +110,9 @@ def deal_crash(seed: int, players: int = 4, *, cards: int = CRASH_CARDS, spare: 
     dealt = players * cards
     hands = tuple(tuple(pack[seat:dealt:players]) for seat in range(players))
     rest = pack[dealt:dealt + spares * CRASH_CARDS]
-    return CrashDeal(seed, hands, tuple(tuple(rest[s::spares]) for s in range(spares)))
+    deal = CrashDeal(seed, hands, tuple(tuple(rest[s::spares]) for s in range(spares)))
+    if isinstance(exchanges, (str, bytes)) or not isinstance(exchanges, Sequence):
+        raise InvalidHandError(f"exchanges must be a sequence of seats, got {exchanges!r}", field="exchanges")
+    for seat in exchanges:
+        deal = deal.exchange(seat)
+    return deal

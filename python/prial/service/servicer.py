@@ -23,22 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core import encode_evaluate_response, encode_showdown_response, field_census, parse_cards
-from ..descriptions import describe_hands
-from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
-from ..evaluator import FOUR_ORDERS, Evaluator, evaluator_for
-from ..play.casino import settle_casino
-from ..play.classic import settle_classic
-from ..play.checks import seats
-from ..play.crash import MAX_CARDS, crash_showdown
-from ..play.crash_match import CrashMatch as PlayedMatch
-from ..play.odds import equity, odds
-from ..play.partition_games import SixCardBrag, settle_partition_game
-from ..play.results import CrashResult
-from ..play.showdown import showdown_batch
-from ..rules import Rules
-from ..v1 import prial_pb2 as pb
-from ..v1 import prial_pb2_grpc as pb_grpc
-from .calls import Admission, Call, FailedPrecondition, ResourceExhausted, Runtime, rpc
+from .._wire.classic import classic_from_proto
 from .._wire.convert import (
     GAMES,
     OBJECTIVES,
@@ -49,12 +34,28 @@ from .._wire.convert import (
     result_to_proto,
     rules_from_proto,
 )
-from .observability import Observer
-from .options import ServeOptions
+from .._wire.crash_deal import crash_deal_from_request, crash_deal_to_proto
 from .._wire.crash_match import crash_players_from_proto, crash_scoring_from_proto, match_rules_from_proto
 from .._wire.partition_games import partition_game_from_proto
-from .._wire.classic import classic_from_proto
 from .._wire.table import next_of, response_of, setup_to_proto, start_deal, submitted
+from ..descriptions import describe_hands
+from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
+from ..evaluator import FOUR_ORDERS, Evaluator, evaluator_for
+from ..play.casino import settle_casino
+from ..play.checks import seats
+from ..play.classic import settle_classic
+from ..play.crash import MAX_CARDS, crash_showdown
+from ..play.crash_match import CrashMatch as PlayedMatch
+from ..play.odds import equity, odds
+from ..play.partition_games import SixCardBrag, settle_partition_game
+from ..play.results import CrashResult
+from ..play.showdown import showdown_batch
+from ..rules import Rules
+from ..v1 import prial_pb2 as pb
+from ..v1 import prial_pb2_grpc as pb_grpc
+from .calls import Admission, Call, FailedPrecondition, ResourceExhausted, Runtime, rpc
+from .observability import Observer
+from .options import ServeOptions
 
 # Descriptions cost a Python call per hand (with the GIL held): bounded so
 # one request cannot starve the others for long.
@@ -73,8 +74,8 @@ PLAYERS_FIELD = {message.DESCRIPTOR.name: message.DESCRIPTOR.fields_by_name["pla
 # The calls about one table or one hand: their requests are small, and a
 # big one is refused before it is read (batches are bounded by the
 # server's message size).
-TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "CrashMatch", "SettleCasino", "SettlePartitionGame",
-                 "SettleClassic", "Odds", "Equity")
+TABLE_METHODS = ("Partition", "Showdown", "CrashShowdown", "CrashMatch", "DealCrash", "SettleCasino",
+                 "SettlePartitionGame", "SettleClassic", "Odds", "Equity")
 TABLE_REQUEST_BYTES = 1 << 20
 # PlayTable: a deal is replayed from its first action on every call, so its
 # length is bounded, counted before anything is read; 10,000 actions naming
@@ -199,6 +200,10 @@ class PrialService(pb_grpc.PrialServicer):
                 exc.field = f"rounds[{index}].players"
                 raise
         return result_to_proto(match.result(), pb.CrashMatchResponse)
+
+    @rpc(default_field="seed")
+    def DealCrash(self, request: pb.DealCrashRequest, call: Call) -> pb.DealCrashResponse:
+        return crash_deal_to_proto(crash_deal_from_request(request))
 
     def _crash_round(self, players: Any, scoring: dict[str, Any], call: Call) -> CrashResult:
         """One Crash round of ``players`` (the request's CrashPlayer
