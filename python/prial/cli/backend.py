@@ -1,10 +1,11 @@
 """Where a command's answers come from.
 
 ``prial rank``, ``partition``, ``showdown``, ``odds``, ``crash``,
-``casino`` and ``settle-partition`` compute here (``Local``); ``prial call`` asks a server for the
-same answers (``prial.cli.remote.Remote``).  A command is one function of
-its parsed arguments and a ``Backend``, so the two print the same table
-from the same arguments.  The methods are prial's functions of the same
+``casino``, ``settle-partition`` and ``classic`` compute here (``Local``);
+``prial call`` asks a server for the same answers
+(``prial.cli.remote.Remote``).  A command is one function of its parsed
+arguments and a ``Backend``, so the two print the same table from the
+same arguments.  The methods are prial's functions of the same
 names, which ``prial.client.Client`` mirrors.
 """
 

@@ -1,7 +1,7 @@
 """``prial call``: every RPC of a running prial server from the command line.
 
 Where a local command exists (rank, partition, showdown, crash, casino,
-settle-partition, odds), its RPC takes the same arguments and prints the same table: the
+settle-partition, classic, odds), its RPC takes the same arguments and prints the same table: the
 command is one function of its arguments and a backend, here the server
 (``prial.cli.remote``, loaded only when a call is made).
 """
@@ -43,9 +43,9 @@ Command = Callable[[argparse.Namespace, "Remote"], int]
 DESCRIPTION = """\
 Call a prial server (prial serve): one subcommand per RPC, card text in, a
 table out (--json: machine-readable). evaluate, partition, showdown, crash,
-casino, settle-partition and odds take the arguments of prial rank,
-partition, showdown, crash, casino, settle-partition and odds and print
-their tables.
+casino, settle-partition, classic and odds take the arguments of prial
+rank, partition, showdown, crash, casino, settle-partition, classic and
+odds and print their tables.
 
 Card text is read here: a typo is refused before any call (exit 2). What
 the server refuses comes back as its error, with the request fields at
