@@ -166,7 +166,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "score", help="score a log of hands or deals (CSV, JSON Lines, Parquet)",
         description="Add strength, key and category to every hand of a log and, for deal logs, the "
                     "adjudicated winners (docs/rules.md) and disputes with the recorded result.  Bad rows go "
-                    "to an errors file; a summary is printed and written to OUTPUT.summary.json.")
+                    "to an errors file; a summary is printed and written to OUTPUT.summary.json.  A log of laid "
+                    "hands (a 'hands' column: nine-card Brag or Crash, one row per player) is scored deal by deal "
+                    "as prial crash scores a round (docs/scoring.md, \"Nine-card and Crash deals\").")
     score.add_argument("input", metavar="INPUT", help="the log: .csv, .jsonl/.ndjson or .parquet")
     score.add_argument("-o", "--output", help="output file (default: INPUT.scored.EXT); format from its extension")
     score.add_argument("--format", choices=FORMATS, help="input format (default: from the extension)")
