@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import prial
@@ -151,6 +152,35 @@ def test_false_six_pairs_declaration_is_rejected():
 ])
 def test_bad_crash_input(players, message):
     with pytest.raises(InvalidHandError, match=message):
+        prial.crash_showdown(players)
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+@pytest.mark.parametrize("seed", range(20))
+def test_nine_card_rounds_seat_as_many_players_as_a_pack_deals(seats, seed):
+    deck = np.random.default_rng(seed).permutation(52).tolist()
+    players = []
+    for seat in range(seats):
+        split = prial.partition(deck[9 * seat: 9 * seat + 9], 3)
+        players.append(CrashPlayer(f"p{seat}", split.hands))
+    result = prial.crash_showdown(players)
+    # A plain count: each position to the one strongest hand there, if one.
+    strengths = {p.id: [prial.evaluate(h).strength for h in p.hands] for p in players}
+    won = {p.id: 0 for p in players}
+    for index, position in enumerate(result.positions):
+        best = max(s[index] for s in strengths.values())
+        top = [pid for pid, s in strengths.items() if s[index] == best]
+        assert position.winner == (top[0] if len(top) == 1 else None)
+        if len(top) == 1:
+            won[top[0]] += 1
+    assert len(result.positions) == 3
+    assert result.crash == next((pid for pid, n in won.items() if n == 3), None)
+    assert result.points == won
+
+
+def test_seven_players_are_more_than_nine_card_rounds_seat():
+    players = [CrashPlayer(f"p{i}", ["As Ad Ah"] if i == 0 else []) for i in range(7)]
+    with pytest.raises(InvalidHandError, match="7 players: one pack deals at most 6 hands of 9 cards"):
         prial.crash_showdown(players)
 
 

@@ -141,11 +141,11 @@ def test_showdown_batch_names_the_bad_row(grpc_client):
     assert info.value.field_violations[0].field == "seen_cards[31]"
 
 
-def _crash_players(seed: int) -> list[CrashPlayer]:
+def _crash_players(seed: int, seats: int = 4, cards: int = 13) -> list[CrashPlayer]:
     deck = np.random.default_rng(seed).permutation(52).tolist()
     players = []
-    for seat in range(4):
-        split = prial.partition(deck[13 * seat: 13 * seat + 13])
+    for seat in range(seats):
+        split = prial.partition(deck[cards * seat: cards * seat + cards], cards // 3)
         players.append(CrashPlayer(f"p{seat}", split.hands, split.discards))
     return players
 
@@ -169,6 +169,12 @@ def test_crash_showdown(grpc_client, players, options):
 @pytest.mark.parametrize("seed", range(4))
 def test_crash_showdown_dealt_rounds(grpc_client, seed):
     players = _crash_players(seed)
+    assert grpc_client.crash_showdown(players) == prial.crash_showdown(players)
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_nine_card_rounds_seat_as_many_as_a_pack_deals(grpc_client, seats):
+    players = _crash_players(seats, seats, 9)
     assert grpc_client.crash_showdown(players) == prial.crash_showdown(players)
 
 

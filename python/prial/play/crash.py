@@ -23,6 +23,9 @@ from .results import CrashPlayerResult, CrashPosition, CrashResult
 
 MAX_HANDS = 4
 MAX_CARDS = 13
+# The fewest cards a round deals each player (nine-card Brag's three
+# hands): a pack seats the most players at those.
+ROUND_CARDS = 9
 # A round of this many positions or more is crashed by winning them all.
 CRASH_POSITIONS = 3
 _RANK_CHARS = "23456789TJQKA"
@@ -99,7 +102,7 @@ def crash_showdown(
                                    (("ties", ties), ("four_bonus", four_bonus), ("below_min", below_min)))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence) or len(players) < 2:
         raise InvalidShowdownError("crash_showdown needs a sequence of at least 2 prial.CrashPlayer")
-    seats(len(players), MAX_CARDS)
+    seats(len(players), ROUND_CARDS)
     for i, p in enumerate(players):
         if not isinstance(p, CrashPlayer):
             raise InvalidShowdownError(f"player {i}: expected a prial.CrashPlayer, got {type(p).__name__}")

@@ -44,7 +44,7 @@ from ..evaluator import FOUR_ORDERS, Evaluator, evaluator_for
 from ..play.casino import settle_casino
 from ..play.checks import seats
 from ..play.classic import settle_classic
-from ..play.crash import MAX_CARDS, crash_showdown
+from ..play.crash import ROUND_CARDS, crash_showdown
 from ..play.crash_match import CrashMatch as PlayedMatch
 from ..play.odds import equity, odds
 from ..play.partition_games import SixCardBrag, settle_partition_game
@@ -176,7 +176,7 @@ class PrialService(pb_grpc.PrialServicer):
                               cancel=call.cancel)
         return pb.ShowdownBatchResponse(count=len(wins), seer_wins=wins.tobytes())
 
-    @rpc(default_field="players", vet=lambda self, data: self._vet_players(data, MAX_CARDS, "CrashShowdownRequest"))
+    @rpc(default_field="players", vet=lambda self, data: self._vet_players(data, ROUND_CARDS, "CrashShowdownRequest"))
     def CrashShowdown(self, request: pb.CrashShowdownRequest, call: Call) -> pb.CrashShowdownResponse:
         return result_to_proto(self._crash_round(request.players, crash_scoring_from_proto(request), call),
                                pb.CrashShowdownResponse)
@@ -208,7 +208,7 @@ class PrialService(pb_grpc.PrialServicer):
     def _crash_round(self, players: Any, scoring: dict[str, Any], call: Call) -> CrashResult:
         """One Crash round of ``players`` (the request's CrashPlayer
         messages), its hands counted into the call."""
-        seats(len(players), MAX_CARDS)
+        seats(len(players), ROUND_CARDS)
         declared = crash_players_from_proto(players)
         call.hands += sum(len(p.hands) for p in declared)
         return crash_showdown(declared, **scoring)
