@@ -6,12 +6,14 @@ field."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import grpc
 import pytest
 
 import prial
+from prial.client import AsyncClient, PrialRpcError
 from prial.v1 import prial_pb2 as pb
 
 from .test_grpc_table import play, python_refusal, refusal, refused, seen_by, stub, whole  # noqa: F401 (a fixture)
@@ -131,3 +133,25 @@ def test_the_next_draw_deal_over_grpc_is_dealt_from_its_seed(grpc_client):
     local = local.act("draw", discards=local.hands[player][:2])
     state = grpc_client.play_table(table, actions=local.history, **setup._asdict())
     assert state.hands == local.hands and len(state.hands) == 2
+
+
+def test_the_clients_send_a_stub(grpc_server, grpc_client):
+    table = prial.TableRules(game="draw_brag")
+    hands, left = ["As Kd 2c", "Qh Qs 7d", "9c 8c 4h"], "5s Ah Ac"
+    deal = prial.Deal.start(table, ["ann", "bob", "cat"], cards=hands, stub=left)
+    deal = deal.act("look").act("call").act("call").act("check").act("draw").act("look")
+    deal = deal.act("draw", discards="4h").act("draw", discards="Kd 2c")
+    state = grpc_client.play_table(table, ["ann", "bob", "cat"], deal.history, cards=hands, stub=left)
+    assert state == whole(deal)
+
+    async def main():
+        async with AsyncClient(grpc_server.target, timeout=30) as client:
+            return await client.play_table(table, ["ann", "bob", "cat"], deal.history, cards=hands, stub=left)
+
+    assert asyncio.run(main()) == state
+    with pytest.raises(prial.InvalidHandError) as bad:
+        grpc_client.play_table(table, ["ann", "bob", "cat"], cards=hands, stub="Zz")
+    assert bad.value.field == "stub"
+    with pytest.raises(PrialRpcError) as refused_:
+        grpc_client.play_table(table, ["ann", "bob", "cat"], cards=hands, stub="As")
+    assert refused_.value.code == grpc.StatusCode.INVALID_ARGUMENT and "dealt already" in refused_.value.message

@@ -308,7 +308,8 @@ def play_table_request(table: TableRules, players: Sequence[str], actions: Seque
                        action: ActionLike | None, cards: Sequence[CardsLike | None] | None, seed: int | None,
                        dealer: int, stacks: Sequence[int] | None, view: str | None,
                        carried: Mapping[str, Any] | None = None,
-                       next_deal: Mapping[str, Any] | None = None) -> pb.PlayTableRequest:
+                       next_deal: Mapping[str, Any] | None = None,
+                       stub: CardsLike | None = None) -> pb.PlayTableRequest:
     if not isinstance(table, TableRules):
         raise InvalidHandError(f"table must be a prial.TableRules; got {table!r}", field="table")
     if isinstance(players, str):
@@ -320,6 +321,12 @@ def play_table_request(table: TableRules, players: Sequence[str], actions: Seque
             cards=[pb.Cards() if hand is None else _cards(hand) for hand in cards or ()])
     except (TypeError, ValueError) as exc:
         raise InvalidHandError(f"cannot make a PlayTable request of these values: {exc}") from None
+    if stub is not None:
+        try:
+            request.stub = bytes(cards_of(stub, "stub"))
+        except InvalidHandError as exc:
+            exc.field = "stub"
+            raise
     request.actions.extend(action_to_proto(a, f"actions[{i}]") for i, a in enumerate(actions))
     if action is not None:
         request.action.CopyFrom(action_to_proto(action, "action"))

@@ -212,10 +212,12 @@ class AsyncClient(_Connection):
                          action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
                          seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None,
                          view: str | None = None, carried: Mapping[str, Any] | None = None,
-                         next_deal: Mapping[str, Any] | None = None, timeout: float | None = None) -> TableState:
+                         next_deal: Mapping[str, Any] | None = None, stub: CardsLike | None = None,
+                         timeout: float | None = None) -> TableState:
         """As ``Client.play_table``."""
         return await self._unary(
-            _play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view, carried, next_deal),
+            _play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view, carried, next_deal,
+                             stub),
             timeout)
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:

@@ -223,9 +223,9 @@ def _equity_call(hand: CardsLike, opponents: int, dead: CardsLike, rules: Rules 
 def _play_table_call(table: TableRules, players: Sequence[str], actions: Sequence[ActionLike],
                      action: ActionLike | None, cards: Sequence[CardsLike | None] | None, seed: int | None,
                      dealer: int, stacks: Sequence[int] | None, view: str | None, carried: Mapping[str, Any] | None,
-                     next_deal: Mapping[str, Any] | None) -> _Call[TableState]:
+                     next_deal: Mapping[str, Any] | None, stub: CardsLike | None = None) -> _Call[TableState]:
     request = play_table_request(table, players, actions, action, cards, seed, dealer, stacks, view, carried,
-                                 next_deal)
+                                 next_deal, stub)
     return _Call(f"/{_PRIAL}/PlayTable", request.SerializeToString(),
                  lambda data: table_state_from(pb.PlayTableResponse.FromString(data)))
 

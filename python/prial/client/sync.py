@@ -220,9 +220,10 @@ class Client(_Connection):
                    action: ActionLike | None = None, *, cards: Sequence[CardsLike | None] | None = None,
                    seed: int | None = None, dealer: int = 0, stacks: Sequence[int] | None = None,
                    view: str | None = None, carried: Mapping[str, Any] | None = None,
-                   next_deal: Mapping[str, Any] | None = None, timeout: float | None = None) -> TableState:
+                   next_deal: Mapping[str, Any] | None = None, stub: CardsLike | None = None,
+                   timeout: float | None = None) -> TableState:
         """The deal ``prial.Deal.start(table, players, cards, seed, dealer,
-        stacks, carried=carried)`` after ``actions`` and then ``action``
+        stacks, carried=carried, stub=stub)`` after ``actions`` and then ``action``
         (each a ``prial.Action``, a kind, or a mapping as ``Deal.to_dict``
         writes them), played on the server, which keeps nothing between
         calls: give a seed or the cards.  ``view``: a player's id for only
@@ -233,7 +234,7 @@ class Client(_Connection):
         refused action raises PrialRpcError FAILED_PRECONDITION, its
         ``reason`` the rule's code."""
         return self._unary(_play_table_call(table, players, actions, action, cards, seed, dealer, stacks, view,
-                                            carried, next_deal), timeout)
+                                            carried, next_deal, stub), timeout)
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The server's health status name for ``service`` ("" = the whole
