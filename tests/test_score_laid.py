@@ -93,7 +93,7 @@ VARIANTS = [{}, {"ties": "cancel", "four_bonus": "every", "weights": (4, 3, 2, 1
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=["default", "variants"])
-@pytest.mark.parametrize("players,cards", [(2, 13), (3, 13), (4, 13), (2, 9), (4, 9)])
+@pytest.mark.parametrize("players,cards", [(2, 13), (3, 13), (4, 13), (2, 9), (4, 9), (5, 9)])
 def test_random_splits_score_as_the_simple_reference(tmp_path, players, cards, variant):
     rng = random.Random(players * 100 + cards)
     rows = []
@@ -156,7 +156,7 @@ def test_tied_hands_cancel_and_every_four_scores_when_asked(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
-@pytest.mark.parametrize("laid,players,spare", [("crash", 3, True), ("crash", 2, True), ("nine_card", 4, False)])
+@pytest.mark.parametrize("laid,players,spare", [("crash", 3, True), ("crash", 2, True), ("nine_card", 5, False)])
 def test_sample_then_score_round_trip(tmp_path, fmt, laid, players, spare):
     log = tmp_path / f"log.{fmt}"
     argv = ["sample", "--deals", "150", "--seed", "11", "--laid", laid, "--players", str(players), "-o", str(log)]
@@ -321,7 +321,7 @@ def test_a_log_of_laid_hands_needs_deal_ids_and_good_options(tmp_path, capsys):
 @pytest.mark.parametrize("argv,message", [
     (["--laid", "crash", "--players", "4", "--spare"], "a deal of 4 players of 13 cards leaves no spare hand"),
     (["--spare"], "spare hands are dealt in logs of laid Crash hands only"),
-    (["--laid", "nine_card", "--players", "5"], "players must be 2 to 4 in a log of laid hands"),
+    (["--laid", "nine_card", "--players", "6"], "players must be a whole number 2 to 5, got 6"),
     (["--laid", "crash", "--dealers", "2"], "dealers, bias and won are for deals of three-card Brag"),
 ])
 def test_sample_refuses_what_its_game_has_not(tmp_path, capsys, argv, message):

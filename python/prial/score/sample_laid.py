@@ -65,9 +65,6 @@ def sample_laid_deals(deals: int, *, seed: int = 0, players: int = 4, game: str 
     if game not in DEAL_SIZES:
         raise InvalidHandError(f"game must be one of {', '.join(DEAL_SIZES)} for laid hands, got {game!r}",
                                field="game")
-    if isinstance(players, int) and players > PACK // CRASH_CARDS:
-        raise InvalidHandError(f"players must be 2 to {PACK // CRASH_CARDS} in a log of laid hands (as many as "
-                               f"crash_showdown scores), got {players!r}", field="players")
     cards = DEAL_SIZES[game]
     hands = 4 if cards == 13 else 3
     deal_crash(seed, players, cards=cards, spare=spare)  # its checks, even for no deals
