@@ -261,9 +261,9 @@ def test_prial_call_crash_match(grpc_server, tmp_path, capsys):
 
 
 def test_grpc_more_players_than_a_pack_deals_names_the_round(grpc_server):
-    crowded = pb.CrashMatchRoundPlayers(players=[pb.CrashPlayer(id=f"p{i}") for i in range(5)])
+    crowded = pb.CrashMatchRoundPlayers(players=[pb.CrashPlayer(id=f"p{i}") for i in range(7)])
     error = bad_grpc(grpc_server, pb.CrashMatchRequest(rounds=[round_message(SPLIT, ["p0", "p1"]), crowded]))
-    assert error.message.startswith("round 2: ") and "at most 4 hands" in error.message
+    assert error.message.startswith("round 2: ") and "at most 6 hands" in error.message
     assert [v.field for v in error.field_violations] == ["rounds[1].players"]
 
 

@@ -220,7 +220,7 @@ def test_oversize_requests_are_refused_before_they_are_read(server, channel, met
 
 @pytest.mark.parametrize("request_, method, most", [
     (pb.ShowdownRequest(players=[pb.Player(id=f"p{i}", cards=pb.Cards(text="")) for i in range(19)]), "Showdown", 18),
-    (pb.CrashShowdownRequest(players=[pb.CrashPlayer(id=f"p{i}") for i in range(5)]), "CrashShowdown", 4),
+    (pb.CrashShowdownRequest(players=[pb.CrashPlayer(id=f"p{i}") for i in range(7)]), "CrashShowdown", 6),
 ])
 def test_more_players_than_a_pack_deals_are_invalid(channel, request_, method, most):
     with pytest.raises(grpc.RpcError) as info:
