@@ -403,3 +403,14 @@ def test_the_documented_session_plays_as_shown():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == shown
+
+
+@pytest.mark.parametrize("argv, head", [
+    (["--rules", "classic"], "brag, ranked as classic, ante 1, dealer a: a, b"),
+    (["--game", "teen_patti", "--rules", "brag"], "teen_patti, ranked as brag, ante 1, dealer a: a, b"),
+    ([], "brag, ante 1, dealer a: a, b"),
+    (["--game", "teen_patti"], "teen_patti, ante 1, dealer a: a, b"),
+])
+def test_the_table_line_names_a_ranking_other_than_the_games(capsys, argv, head):
+    out = run(capsys, ["--players", "a,b", "--cards", "Jc 9d Ah", "Ks Kh 7c", *argv])
+    assert out.splitlines()[0] == head

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 from .._core import TABLE_KINDS
 from ..cards import format_cards
 from ..errors import InvalidHandError
-from ..table import Action, Deal
+from ..table import Action, Deal, TableRules
 from ..table.rules import DRAW_GAME
 from .common import Table
 
@@ -97,6 +97,8 @@ def table_line(deal: Deal) -> str:
     """The table and the seats in one line."""
     t = deal.table
     words = [t.game, f"ante {t.ante}", f"dealer {deal.players[deal.dealer]}"]
+    if t.rules.preset != TableRules(game=t.game).rules.preset:  # hands ranked other than the game's way
+        words.insert(1, f"ranked as {t.rules.preset}")
     return f"{', '.join(words)}: {', '.join(deal.players)}"
 
 
