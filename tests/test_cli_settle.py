@@ -13,6 +13,8 @@ import pytest
 import prial
 from prial.cli import main
 
+from .cli_helpers import usage_error
+
 CRASH = ["As Ad Ah | Ks Kd Kh | Qs Qd Qh | Js Jd Jh / 2c", "Ts Td Th | 9s 9d 9h | 8s 8d 8h | 7s 7d 7h / 3c",
          "2s 2d 2h | 3s 3d 3h | 4s 4d 4h | 5s 5d 5h / 6c"]
 
@@ -100,13 +102,7 @@ def test_house_edge_follows_the_game_and_the_folded_pair_bonus(capsys):
     (["house-edge", "extra"], "unrecognized arguments: extra"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, says):
-    try:
-        code = main(argv)
-    except SystemExit as exit:
-        code = exit.code
-    err = capsys.readouterr().err
-    assert code == 2 and err.startswith("prial: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    assert says in err
+    assert says in usage_error(capsys, argv)
 
 
 @pytest.mark.parametrize("command, says", [
