@@ -19,7 +19,10 @@ class ServerProcess:
 
     With ``command``, the server is that command exactly, in the environment
     with ``env`` added and ``PRIAL_PORT_FILE`` naming the port file.
-    ``preexec_fn`` runs in the child before it starts (limits to lower)."""
+    The server logs as it would in production whatever this process was
+    told: a ``GRPC_VERBOSITY`` inherited from it (``prial call`` run in a
+    test sets ``NONE`` for its own process) is not passed on, only one given
+    in ``env``.  ``preexec_fn`` runs in the child before it starts (limits to lower)."""
 
     def __init__(self, *args: str, host: str = "127.0.0.1", command: Sequence[str] | None = None,
                  env: Mapping[str, str] | None = None, preexec_fn: Callable[[], None] | None = None) -> None:
@@ -28,7 +31,8 @@ class ServerProcess:
         port_file = self.dir / "port"
         self.log_path = self.dir / "server.log"
         self._log = open(self.log_path, "wb")
-        environ = {**os.environ, **(env or {})}
+        environ = {name: value for name, value in os.environ.items() if name != "GRPC_VERBOSITY"}
+        environ.update(env or {})
         if command is None:
             command = [sys.executable, "-m", "prial", "serve", "--host", host, "--port", "0",
                        "--port-file", str(port_file), "--grace", "20", *args]
