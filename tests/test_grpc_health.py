@@ -26,15 +26,15 @@ def watch(channel: grpc.Channel, service: str = "", **kwargs: object):
 
 class Watcher(threading.Thread):
     """A Watch stream read as gRPC's client-side health checking reads it,
-    always waiting on its next answer.  gRPC core may drop an answer that
-    arrives with a non-OK status while nobody is reading, as the second of
-    two streams read in turn would be: a watcher never leaves one unread.
-    ``answers`` holds each status as it comes; ``code``, how the stream ended."""
+    always waiting on its next answer (read in turn, one stream's answer
+    would wait unread while the test reads another).  ``next_status`` is the
+    next status it was sent, or None once the stream has ended; ``ended``,
+    every status it was sent and how it ended."""
 
     def __init__(self, channel: grpc.Channel, service: str = "") -> None:
         super().__init__(daemon=True)
-        self.answers: queue.Queue[int] = queue.Queue()
-        self.seen: list[int] = []
+        self.answers: queue.Queue[int | None] = queue.Queue()
+        self.seen: list[int | None] = []
         self.code: grpc.StatusCode | None = None
         self._stream = watch(channel, service)
         self.start()
@@ -46,17 +46,17 @@ class Watcher(threading.Thread):
             self.code = grpc.StatusCode.OK
         except grpc.RpcError as error:
             self.code = error.code()
+        finally:
+            self.answers.put(None)
 
-    def next_status(self) -> int:
-        self.seen.append(self.answers.get(timeout=30))
+    def next_status(self) -> int | None:
+        self.seen.append(self.answers.get(timeout=20))
         return self.seen[-1]
 
-    def ended(self) -> tuple[list[int], grpc.StatusCode | None]:
-        """Every status it was sent, and how it ended, once it has."""
-        self.join(30)
-        while not self.answers.empty():
-            self.seen.append(self.answers.get())
-        return self.seen, self.code
+    def ended(self) -> tuple[list[int | None], grpc.StatusCode | None]:
+        while self.seen[-1:] != [None]:
+            self.next_status()
+        return self.seen[:-1], self.code
 
 
 def test_sigterm_tells_watchers_not_serving_and_closes_their_streams_first():
@@ -67,13 +67,14 @@ def test_sigterm_tells_watchers_not_serving_and_closes_their_streams_first():
         assert [w.next_status() for w in watchers] == [SERVING, SERVING]
         start = time.monotonic()
         server.proc.send_signal(signal.SIGTERM)
-        assert watchers[0].next_status() == NOT_SERVING
+        told = watchers[0].next_status()
         late = Watcher(channel)  # during --drain a new watcher is told, and let go, at once
         ended = [w.ended() for w in (*watchers, late)]
         code = server.terminate(timeout=30, signal_first=False)
         took = time.monotonic() - start
-    assert ended == [([SERVING, NOT_SERVING], grpc.StatusCode.UNAVAILABLE)] * 2 + [
-        ([NOT_SERVING], grpc.StatusCode.UNAVAILABLE)]
+        log = server.log()
+    assert told == NOT_SERVING and ended == [([SERVING, NOT_SERVING], grpc.StatusCode.UNAVAILABLE)] * 2 + [
+        ([NOT_SERVING], grpc.StatusCode.UNAVAILABLE)], (ended, log)
     # The 1 s of --drain, then nothing to wait for; held, the streams made
     # it wait the 10 s of --grace.
     assert code == 0 and took < 8, f"exit {code} after {took:.1f} s"

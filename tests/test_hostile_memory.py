@@ -93,9 +93,11 @@ def test_refused_big_requests_are_freed_at_once(server, case):
             refused()
     # Kept until a collection, each call held its request and its decoded
     # copy: 20 calls of 6 MiB kept 360-380 MiB, of 10 MiB 500 MiB.  Freed,
-    # the server is back where it was once idle, give or take five
-    # requests' worth of the allocator's pages (under 45 MiB all told).
-    allowed = 5 * len(data) / MIB
+    # the server is back where it was once idle, give or take a few
+    # requests' worth of the allocator's pages (under 45 MiB all told; on a
+    # busy machine, 34 MiB after calls of 6 MiB): at most 8 of the 40 a
+    # leak keeps.
+    allowed = 8 * len(data) / MIB
     after = settled_rss(server, below=before + allowed)
     assert after - before <= allowed, (f"{case}: RSS {before:.0f} -> {after:.0f} MiB after {CALLS} refused "
                                        f"requests of {len(data) / MIB:.0f} MiB")

@@ -16,8 +16,9 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 class Context:
     """The parts of grpc.aio.ServicerContext a Watch uses."""
 
-    def __init__(self, peer: str) -> None:
+    def __init__(self, peer: str, sent: asyncio.Event | None = None) -> None:
         self._peer = peer
+        self._sent = sent  # a write completes once it is set (a slow client)
         self.written: list[int] = []
         self.code: grpc.StatusCode | None = None
 
@@ -26,6 +27,8 @@ class Context:
 
     async def write(self, message: health_pb2.HealthCheckResponse) -> None:
         self.written.append(message.status)
+        if self._sent is not None:
+            await self._sent.wait()
 
     async def abort(self, code: grpc.StatusCode, details: str = "", trailing_metadata: tuple = ()) -> None:
         self.code = code  # grpc.aio raises here; the handler must return either way
@@ -55,5 +58,22 @@ def test_watch_streams_count_against_the_total_and_the_connection():
         late = Context("ipv4:10.0.0.1:1")
         await health.Watch(health_pb2.HealthCheckRequest(), late)
         assert (late.written, late.code) == ([NOT_SERVING], grpc.StatusCode.UNAVAILABLE)
+
+    asyncio.run(scenario())
+
+
+def test_a_shutdown_while_a_status_is_being_written_is_still_told():
+    async def scenario() -> None:
+        health = HealthService()
+        await health.set("", SERVING)
+        sent = asyncio.Event()
+        context = Context("ipv4:10.0.0.1:1", sent)
+        watch = asyncio.create_task(health.Watch(health_pb2.HealthCheckRequest(), context))
+        await asyncio.sleep(0)
+        assert context.written == [SERVING]  # and its write not yet done
+        await health.enter_graceful_shutdown()
+        sent.set()
+        await asyncio.wait_for(watch, 5)
+        assert (context.written, context.code) == ([SERVING, NOT_SERVING], grpc.StatusCode.UNAVAILABLE)
 
     asyncio.run(scenario())

@@ -99,12 +99,17 @@ class HealthService(health_pb2_grpc.HealthServicer):
         try:
             last = None
             while True:
-                changed = self._changed
+                # Read together: a shutdown that begins while a status is
+                # being written (a watcher's first SERVING, say) sets
+                # ``changed``, and the next turn writes NOT_SERVING before
+                # the stream ends; ended on a status read before it, the
+                # stream would end without it.
+                changed, final = self._changed, self._shutting_down
                 status = self._status.get(request.service, SERVICE_UNKNOWN)
                 if status != last:
                     await context.write(health_pb2.HealthCheckResponse(status=status))
                     last = status
-                if self._shutting_down:
+                if final:
                     await end(context, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
                     return
                 await changed.wait()
