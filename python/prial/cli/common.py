@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO, TypeVar
@@ -209,3 +210,17 @@ def _line(values: Sequence[str], widths: Sequence[int], raw: Sequence[object] | 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]], out: TextIO | None = None) -> None:
     """A plain aligned text table (numbers right-aligned)."""
     Table(headers, out).write(rows)
+
+
+def interrupted_job(args: argparse.Namespace, default_output: Callable[[], str], kept: str) -> str:
+    """What an interrupted log job (score, replay) left, and how to go on,
+    in one line: ``kept`` says what its journal's count is, and
+    ``default_output`` gives the output file when ``-o`` was not."""
+    from ..logs.journal import Journal  # the log floor, loaded by the job itself already
+
+    if args.engine == "dask":
+        return "nothing is kept of a Dask job; run it again"
+    journal = Journal.for_output(args.output or default_output())
+    argv = [a for a in args.argv if a not in ("--resume", "--overwrite")]
+    return (f"{journal.committed_rows():,} {kept} in {journal.dir}; continue with: "
+            f"{shlex.join(['prial', *argv, '--resume'])}")

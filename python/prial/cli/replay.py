@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 
 from ..logs.formats import FORMATS
 from ..logs.options import ENGINES
 from ..logs.progress import MODES, Progress
-from .common import POSITIVE, print_table
+from .common import POSITIVE, interrupted_job, print_table
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -29,7 +28,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     except KeyboardInterrupt:
-        print(f"prial: interrupted: {_interrupted_state(args)}", file=sys.stderr)
+        state = interrupted_job(args, lambda: _default_output(args), "records replayed are kept")
+        print(f"prial: interrupted: {state}", file=sys.stderr)
         return 130
     if summary.already_complete:
         print(f"{summary.output}: the job is already complete ({summary.records:,} records); nothing to do",
@@ -47,19 +47,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _interrupted_state(args: argparse.Namespace) -> str:
-    """What an interrupted job left, and how to go on, in one line."""
+def _default_output(args: argparse.Namespace) -> str:
+    """The findings file when ``-o`` names none."""
     from ..logs.histories.read import file_format
-    from ..logs.journal import Journal
     from ..replay.job import default_output
 
-    if args.engine == "dask":
-        return "nothing is kept of a Dask job; run it again"
-    fmt = args.output_format or file_format(args.input, args.format)[0]
-    journal = Journal.for_output(args.output or default_output(args.input, fmt))
-    argv = [a for a in args.argv if a not in ("--resume", "--overwrite")]
-    return (f"{journal.committed_rows():,} records replayed are kept in {journal.dir}; continue with: "
-            f"{shlex.join(['prial', *argv, '--resume'])}")
+    return default_output(args.input, args.output_format or file_format(args.input, args.format)[0])
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import signal
 import sys
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from .common import (
     add_crash_scoring_options,
     add_four_order_option,
     add_rules_options,
+    interrupted_job,
     print_table,
     rules_from_args,
     whole,
@@ -52,7 +52,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     except KeyboardInterrupt:
-        print(f"prial: interrupted: {interrupted_state(args)}", file=sys.stderr)
+        state = interrupted_job(args, lambda: _default_output(args), "input rows committed")
+        print(f"prial: interrupted: {state}", file=sys.stderr)
         return 130
     if summary.already_complete:
         print(f"{summary.output}: the job is already complete ({summary.rows_in:,} rows); nothing to do",
@@ -64,20 +65,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def interrupted_state(args: argparse.Namespace) -> str:
-    """What an interrupted job left, and how to go on, in one line."""
-    from ..logs.formats import detect_format
-    from ..logs.journal import Journal
+def _default_output(args: argparse.Namespace) -> str:
+    """The scored file when ``-o`` names none."""
     from ..score.job import default_output
 
-    if args.engine == "dask":
-        return "nothing is kept of a Dask job; run it again"
-    fmt = args.output_format or detect_format(args.input, args.format)
-    journal = Journal.for_output(args.output or default_output(args.input, fmt))
-    rows = journal.committed_rows()
-    argv = [a for a in args.argv if a not in ("--resume", "--overwrite")]
-    return (f"{rows:,} input rows committed in {journal.dir}; continue with: "
-            f"{shlex.join(['prial', *argv, '--resume'])}")
+    return default_output(args.input, args.output_format or detect_format(args.input, args.format))
 
 
 # Bytes a sample log's row takes at least, by format (measured: about 43,
