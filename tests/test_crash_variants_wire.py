@@ -21,6 +21,8 @@ from prial.client import AsyncClient, PrialRpcError
 from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
 
+from .cli_helpers import usage_error
+
 OPTIONS = {"ties": ["stick_up", "cancel"], "four_bonus": ["best", "every"], "below_min": ["foul", "forfeit_position"]}
 EVERY_READING = [dict(zip(OPTIONS, values)) for values in itertools.product(*OPTIONS.values())]
 # Players 1 and 3 tie at position 2, where player 2 holds the next best;
@@ -113,10 +115,6 @@ def test_cli_call_crash_takes_them_too(capsys, grpc_server):
 @pytest.mark.parametrize("remote", [False, True])
 def test_cli_bad_value_is_one_line(capsys, grpc_server, option, value, remote):
     prefix = ["call", "--target", grpc_server.target] if remote else []
-    with pytest.raises(SystemExit) as exited:
-        main([*prefix, "crash", *TABLE, f"--{option.replace('_', '-')}", value])
-    assert exited.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    err = usage_error(capsys, [*prefix, "crash", *TABLE, f"--{option.replace('_', '-')}", value])
     choices = ", ".join(map(repr, OPTIONS[option]))
     assert f"argument --{option.replace('_', '-')}: invalid choice: {value!r} (choose from {choices})" in err

@@ -16,6 +16,8 @@ from prial.client import PrialRpcError
 from prial.v1 import prial_pb2 as pb
 from prial.v1 import prial_pb2_grpc as pb_grpc
 
+from .cli_helpers import usage_error
+
 ORDERS = ["prial", "aces", "fours"]
 # Four fours against four aces: "fours" gives the bonus to a, the others to b.
 FOURS = ["4s 4d 4h | 4c 9d 9h | Tc 7d 3h | 8c 6d 2h / 5h", "As Ad Ah | Ac Kd Kh | Qc Jd 5d | 9c 7h 2d / 3d"]
@@ -78,9 +80,5 @@ def test_cli_crash_and_partition_take_four_order(capsys, four_order):
 
 @pytest.mark.parametrize("command", [["crash", *FOURS], ["partition", NINE, "--hands", "3"]])
 def test_cli_bad_four_order_is_one_line(capsys, command):
-    with pytest.raises(SystemExit) as exited:
-        main([*command, "--four-order", "threes"])
-    assert exited.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    err = usage_error(capsys, [*command, "--four-order", "threes"])
     assert "argument --four-order: invalid choice: 'threes' (choose from 'prial', 'aces', 'fours')" in err
