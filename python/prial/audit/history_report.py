@@ -12,7 +12,6 @@ import os
 from .findings import AuditResult, group_label, p_cell
 from .history_findings import LEFT_OUT_WORDS, RATE_WORDS, HistoryAuditResult, PlayerLine, RateGroup
 from .report import (
-    _STYLE,
     EXPECTED,
     OBSERVED,
     RateRow,
@@ -20,7 +19,9 @@ from .report import (
     _drawing,
     _figure,
     _finding,
+    _impossible_section,
     _legend_aside,
+    _page_head,
     _svg,
     _table,
     rate_chart,
@@ -105,13 +106,9 @@ def _draw_nets(figure, axes, shown: list[PlayerLine]) -> str:
 def render_histories(result: HistoryAuditResult) -> str:
     """The report of an audit of hand histories as one HTML page."""
     title = f"prial audit of the histories {os.path.basename(result.input)}"
-    by = ", ".join(result.by) or "none (the whole log is one group)"
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
-        f"<style>{_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        _table(None, [["log", result.input], ["deals", result.deals], ["actions", result.actions],
-                      ["records not readable (left out)", result.bad_rows], ["groups by", by],
-                      ["tests held to", f"alpha = {result.alpha:g}, Holm-corrected across groups"]]),
+        *_page_head(result, title, [["log", result.input], ["deals", result.deals], ["actions", result.actions],
+                                    ["records not readable (left out)", result.bad_rows]]),
         _rate_section(result, "illegal"), _rate_section(result, "mispaid"),
         "<h2>Dealing: the deals tested</h2>", _finding(result.summaries["left_out"], False),
         _table(["deals left out of the dealing tests", "deals"],
@@ -119,10 +116,7 @@ def render_histories(result: HistoryAuditResult) -> str:
         _dealing_section(result, "categories", "Dealing: hand categories", "Hand categories: observed and expected",
                          "hand category"),
         _dealing_section(result, "cards", "Dealing: cards per seat", "Cards: observed and expected", "card"),
-        "<h2>Dealing: impossible deals</h2>", _finding(result.summaries["impossible"], bool(result.impossible)),
-        _table(["group", "deals holding a card twice", "listed"],
-               [[group_label(g.group), g.deals, ", ".join(map(str, g.listed))] for g in result.impossible])
-        if result.impossible else "",
+        *_impossible_section(result),
         "<h2>Players</h2>", _figure(_nets_chart(result.players), "Players: net"),
         _figure(_players_chart(result.players), "Players: deals played blind, seen and folded"),
         _table(["player", "deals", "net", "adjudicated net", "played blind", "saw", "folded"],

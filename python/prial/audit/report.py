@@ -258,25 +258,37 @@ def _dealing_section(result: AuditResult, kind: str, heading: str, frequency_tit
     return "\n".join(parts)
 
 
-def render(result: AuditResult) -> str:
-    """The report of ``result`` as one HTML page."""
-    title = f"prial audit of {os.path.basename(result.input)}"
+def _page_head(result: AuditResult, title: str, facts: list[list[object]]) -> list[str]:
+    """A report page's start: its title, then what was audited (``facts``)
+    and how it was grouped and tested."""
     by = ", ".join(result.by) or "none (the whole log is one group)"
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
-        f"<style>{_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        _table(None, [["log", result.input], ["rows", result.rows], ["rows not usable (bad rows)", result.bad_rows],
-                          ["deals", result.deals], ["groups by", by],
-                          ["tests held to", f"alpha = {result.alpha:g}, Holm-corrected across groups"]]),
-        _dealing_section(result, "categories", "Dealing: hand categories", "Hand categories: observed and expected",
-                         "hand category"),
-        _dealing_section(result, "cards", "Dealing: cards per seat", "Cards: observed and expected", "card"),
-        "<h2>Dealing: impossible deals</h2>", _finding(result.summaries["impossible"], bool(result.impossible)),
-    ]
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
+            f"<style>{_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+            _table(None, [*facts, ["groups by", by],
+                          ["tests held to", f"alpha = {result.alpha:g}, Holm-corrected across groups"]])]
+
+
+def _impossible_section(result: AuditResult) -> list[str]:
+    """The deals that hold a card twice, by group."""
+    parts = ["<h2>Dealing: impossible deals</h2>", _finding(result.summaries["impossible"], bool(result.impossible))]
     if result.impossible:
         parts.append(_table(["group", "deals holding a card twice", "listed"],
                             [[group_label(g.group), g.deals, ", ".join(map(str, g.listed))]
                              for g in result.impossible]))
+    return parts
+
+
+def render(result: AuditResult) -> str:
+    """The report of ``result`` as one HTML page."""
+    title = f"prial audit of {os.path.basename(result.input)}"
+    parts = [
+        *_page_head(result, title, [["log", result.input], ["rows", result.rows],
+                                    ["rows not usable (bad rows)", result.bad_rows], ["deals", result.deals]]),
+        _dealing_section(result, "categories", "Dealing: hand categories", "Hand categories: observed and expected",
+                         "hand category"),
+        _dealing_section(result, "cards", "Dealing: cards per seat", "Cards: observed and expected", "card"),
+        *_impossible_section(result),
+    ]
     parts += ["<h2>Payouts</h2>", _finding(result.summaries["payouts"], False),
               _figure(_dispute_chart(result.payouts), "Payouts: dispute rate per group")]
     disputed = [g for g in result.payouts if g.disputes]
