@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -92,3 +94,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def scrape(url: str) -> dict[str, float]:
+    """Every sample of a Prometheus exposition, by its name and labels as
+    written (``prial_requests_total{code="OK",method="Evaluate"}``)."""
+    text = urllib.request.urlopen(url, timeout=10).read().decode()
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+(?:\{[^}]*\})?) (\S+)$", text, re.M)}
+
+
+def scrape_until(url: str, ready: Callable[[dict[str, float]], bool], timeout: float = 10) -> dict[str, float]:
+    """The first scrape that is ``ready``, or the last of ``timeout`` s: a
+    call's client has its answer a moment before the server has counted
+    the call (its status is sent first), which a busy machine makes long."""
+    deadline = time.monotonic() + timeout
+    while not ready(samples := scrape(url)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return samples

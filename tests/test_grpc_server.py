@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import grpc
@@ -23,7 +22,7 @@ import prial
 from prial import random_hands
 from prial.client import Client, PrialRpcError
 
-from .grpc_helpers import ServerProcess, free_port
+from .grpc_helpers import ServerProcess, free_port, scrape_until
 
 ALL_RPCS = ("Evaluate", "EvaluateStream", "Partition", "Showdown", "ShowdownBatch", "CrashShowdown", "CrashMatch",
             "DealCrash", "SettleCasino", "SettlePartitionGame", "SettleClassic", "Odds", "Equity", "PlayTable")
@@ -172,17 +171,12 @@ def test_prometheus_metrics(limited_server):
         client.evaluate(random_hands(250, 3, seed=9))
         with pytest.raises(PrialRpcError):
             client.evaluate(["3s 3s 3s"])
-    text = urllib.request.urlopen(f"http://127.0.0.1:{limited_server.metrics_port}/metrics", timeout=10).read().decode()
-
-    def value(pattern: str) -> float:
-        match = re.search(rf"^{pattern} ([\d.e+]+)$", text, re.M)
-        assert match, pattern
-        return float(match.group(1))
-
-    assert value(r'prial_requests_total\{code="OK",method="Evaluate"\}') >= 2
-    assert value(r'prial_requests_total\{code="INVALID_ARGUMENT",method="Evaluate"\}') >= 1
-    assert value(r'prial_hands_total\{method="Evaluate"\}') >= 750
-    assert value(r'prial_request_seconds_count\{code="OK",method="Evaluate"\}') >= 2
+    ok, refused = (f'prial_requests_total{{code="{code}",method="Evaluate"}}' for code in ("OK", "INVALID_ARGUMENT"))
+    samples = scrape_until(f"http://127.0.0.1:{limited_server.metrics_port}/metrics",
+                           lambda now: now.get(ok, 0) >= 2 and now.get(refused, 0) >= 1)
+    assert samples[ok] >= 2 and samples[refused] >= 1
+    assert samples['prial_hands_total{method="Evaluate"}'] >= 750
+    assert samples['prial_request_seconds_count{code="OK",method="Evaluate"}'] >= 2
 
 
 # -- shutdown and processes ----------------------------------------------------
@@ -243,9 +237,9 @@ def test_processes_share_the_port():
             with Client(server.target, timeout=10) as client:
                 assert client.evaluate(["3s 2h Ah"]).strengths.tolist() == [prial.evaluate("3s 2h Ah").strength]
         # The supervisor serves the processes' metrics summed.
-        text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
-        match = re.search(r'^prial_requests_total\{code="OK",method="Evaluate"\} ([\d.e+]+)$', text, re.M)
-        assert match and float(match.group(1)) == 24
+        ok = 'prial_requests_total{code="OK",method="Evaluate"}'
+        samples = scrape_until(f"http://127.0.0.1:{metrics_port}/metrics", lambda now: now.get(ok, 0) >= 24)
+        assert samples.get(ok) == 24
         assert server.terminate() == 0
         lines = [json.loads(line) for line in server.log().splitlines() if line.startswith("{")]
         serving = {line["pid"] for line in lines if line["event"] == "serving" and "pid" in line}

@@ -6,7 +6,6 @@ named in one line."""
 from __future__ import annotations
 
 import json
-import re
 import socket
 import subprocess
 import sys
@@ -20,13 +19,7 @@ import prial
 from prial import random_hands
 from prial.client import Client, PrialRpcError
 
-from .grpc_helpers import ServerProcess, free_port
-
-
-def scrape(url: str) -> dict[str, float]:
-    """Every sample of the exposition, by its name and labels as written."""
-    text = urllib.request.urlopen(url, timeout=10).read().decode()
-    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+(?:\{[^}]*\})?) (\S+)$", text, re.M)}
+from .grpc_helpers import ServerProcess, free_port, scrape, scrape_until
 
 
 def has_ipv6_loopback() -> bool:
@@ -52,7 +45,10 @@ def test_refused_calls_rank_no_hands_and_durations_carry_the_code(metered):
         client.evaluate(random_hands(300, 3, seed=4))
         with pytest.raises(PrialRpcError):
             client.evaluate([*["3s 2h Ah"] * 99, "3s 3s 3s"])  # 100 hands, refused
-    after = scrape(metered.metrics_url)
+    counted = ('prial_request_seconds_count{code="OK",method="Evaluate"}',
+               'prial_request_seconds_count{code="INVALID_ARGUMENT",method="Evaluate"}')
+    after = scrape_until(metered.metrics_url,
+                         lambda now: all(now.get(name, 0.0) > before.get(name, 0.0) for name in counted))
 
     def grew(name: str) -> float:
         return after.get(name, 0.0) - before.get(name, 0.0)
@@ -85,7 +81,8 @@ def test_calls_in_flight_by_method(metered):
         gate.set()
         list(answers)
     assert during['prial_calls_in_flight{method="EvaluateStream"}'] == 1
-    assert scrape(metered.metrics_url)['prial_calls_in_flight{method="EvaluateStream"}'] == 0
+    after = scrape_until(metered.metrics_url, lambda now: now['prial_calls_in_flight{method="EvaluateStream"}'] == 0)
+    assert after['prial_calls_in_flight{method="EvaluateStream"}'] == 0
 
 
 @pytest.mark.parametrize("path", ["/", "/metrics/", "/health", "/metricsx"])

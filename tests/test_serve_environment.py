@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import pytest
 from prial.cli import main
 from prial.client import Client, PrialRpcError
 
-from .grpc_helpers import ServerProcess, free_port
+from .grpc_helpers import ServerProcess, free_port, scrape_until
 from .serve_help import option_help, serve_help, variable
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -101,15 +100,9 @@ def test_variables_configure_the_server_and_options_win():
             assert info.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{overridden}/", timeout=2)
-        # The server counts a call as it ends, which may be just after the
-        # client has its answer: read the metrics until the count is there.
-        refused = 'prial_requests_total{code="RESOURCE_EXHAUSTED",method="Evaluate"} 1.0'
-        for _ in range(50):
-            text = urllib.request.urlopen(f"http://127.0.0.1:{metrics}/metrics", timeout=10).read().decode()
-            if refused in text:
-                break
-            time.sleep(0.1)
-        assert refused in text
+        refused = 'prial_requests_total{code="RESOURCE_EXHAUSTED",method="Evaluate"}'
+        samples = scrape_until(f"http://127.0.0.1:{metrics}/metrics", lambda now: refused in now)
+        assert samples.get(refused) == 1
         assert server.terminate() == 0
         events = [json.loads(line)["event"] for line in server.log().splitlines() if line.startswith("{")]
         assert "serving" in events and "rpc" not in events

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 
 import grpc
 import pytest
@@ -20,7 +18,7 @@ import pytest
 import prial
 from prial.client import Client, PrialRpcError
 
-from .grpc_helpers import ServerProcess, free_port
+from .grpc_helpers import ServerProcess, free_port, scrape_until
 
 STRENGTH = prial.evaluate("3s 2h Ah").strength
 
@@ -55,10 +53,14 @@ def _call(target: str, tries: int = 20) -> None:
     raise AssertionError(f"no answer in {tries} tries")
 
 
-def _evaluate_total(metrics_port: int) -> float:
-    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
-    match = re.search(r'^prial_requests_total\{code="OK",method="Evaluate"\} ([\d.e+]+)$', text, re.M)
-    return float(match.group(1)) if match else 0.0
+OK_EVALUATE = 'prial_requests_total{code="OK",method="Evaluate"}'
+
+
+def _evaluate_total(metrics_port: int, at_least: float = 0.0) -> float:
+    """The summed count of answered Evaluate calls, once it is ``at_least``
+    (a call is counted a moment after its client has the answer)."""
+    samples = scrape_until(f"http://127.0.0.1:{metrics_port}/metrics", lambda now: now.get(OK_EVALUATE, 0) >= at_least)
+    return samples.get(OK_EVALUATE, 0.0)
 
 
 def test_a_killed_child_is_restarted_while_the_others_serve():
@@ -106,6 +108,7 @@ def test_a_killed_child_is_restarted_while_the_others_serve():
         assert (restart["pid"], restart["previous_pid"]) == (replacement["pid"], first[0])
 
         # The replacement answers and counts into the summed metrics.
+        time.sleep(0.3)  # the caller's last call counted
         before = _evaluate_total(metrics_port)
         made = 0
         for _ in range(8):  # rounds of fresh connections, spread by the kernel
@@ -117,7 +120,7 @@ def test_a_killed_child_is_restarted_while_the_others_serve():
                 break
         else:
             pytest.fail(f"the replacement answered none of {made} calls:\n{server.log()}")
-        assert _evaluate_total(metrics_port) == before + made
+        assert _evaluate_total(metrics_port, at_least=before + made) == before + made
 
         started = time.monotonic()
         assert server.terminate(timeout=20) == 0
