@@ -87,7 +87,8 @@ def reference_strengths(rules) -> tuple[list[int], list[str]]:
     # score: position of each natural hand in the ruleset's order, best highest
     ranks = dense(natural_keys)
     if rules.lowball:
-        ranks = [max(ranks) + 1 - r for r in ranks]
+        top = max(ranks)
+        ranks = [top + 1 - r for r in ranks]
     score = {frozenset(h): r for h, r in zip(naturals, ranks)}
     category = {frozenset(h): natural(h, preset, a23, top)[0] for h in naturals}
 
