@@ -7,9 +7,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 import prial
 from prial.audit import AuditOptions, audit_file, audit_table
+
+pytestmark = pytest.mark.slow
 
 ALPHA = 0.01
 LOGS = 200

@@ -84,6 +84,7 @@ def _chart_colours(page: str) -> list[set[str]]:
     return colours
 
 
+@pytest.mark.slow
 def test_chromium_renders_every_chart(biased, tmp_path):
     from matplotlib.image import imread
 
@@ -107,6 +108,7 @@ def test_chromium_renders_every_chart(biased, tmp_path):
     assert drawn.min() > 150 and drawn.max() - drawn.min() > 1500
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_report(biased, tmp_path):
     _, folder = biased
     report = tmp_path / "audit.html"

@@ -17,6 +17,8 @@ import pytest
 
 import prial
 
+pytestmark = pytest.mark.slow
+
 # Cancel latency bound: ~ms in a release build; wide for the sanitizer run.
 LATENCY_LIMIT = 2.0
 CANCEL_AFTER = 0.05

@@ -39,6 +39,7 @@ def test_help_everywhere(command):
     assert "usage: prial" in out
 
 
+@pytest.mark.slow
 def test_bench_json_reports_baseline_ratio():
     data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--repeat", "1", "--table-deals", "20",
                                 "--json").stdout)
@@ -50,6 +51,7 @@ def test_bench_json_reports_baseline_ratio():
     assert batch["ratio_to_baseline"] == pytest.approx(baseline["seconds"] / batch["seconds"])
 
 
+@pytest.mark.slow
 def test_bench_json_states_each_fused_kernel_against_its_one_hand_call():
     data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--deals", "4", "--repeat", "1",
                                 "--json").stdout)
@@ -72,6 +74,7 @@ def test_bench_json_states_each_fused_kernel_against_its_one_hand_call():
     assert {by_name[k]["rate_of"] for k in kernels} == floors
 
 
+@pytest.mark.slow
 def test_bench_json_times_the_betting_table_against_pokerkit_where_installed():
     data = json.loads(prial_cli("bench", "--hands", "2000", "--scalar-hands", "200", "--deals", "4", "--repeat", "2",
                                 "--table-deals", "40", "--json").stdout)
@@ -93,6 +96,7 @@ def test_bench_json_times_the_betting_table_against_pokerkit_where_installed():
     assert native["items"] >= 4000 * 2
 
 
+@pytest.mark.slow
 def test_bench_json_states_each_kernel_level_against_its_own_streaming_floor():
     data = json.loads(prial_cli("bench", "--hands", "20000", "--scalar-hands", "2000", "--deals", "4", "--repeat", "1",
                                 "--json").stdout)

@@ -272,6 +272,7 @@ def test_health(capsys, grpc_server):
         "service": "prial.v1.Prial", "status": "SERVING"}
 
 
+@pytest.mark.slow
 def test_health_exits_1_unless_serving(capsys):
     """As a probe: a draining server answers NOT_SERVING, and that fails."""
     with ServerProcess("--drain", "3") as server:
@@ -365,6 +366,7 @@ def test_missing_files_are_one_line_and_exit_1(capsys, grpc_server, tmp_path):
     assert f"--token-file {empty} holds no token" in one_error_line(err)
 
 
+@pytest.mark.slow
 def test_an_unreachable_server_or_a_late_answer_is_one_line_and_exit_1(grpc_server):
     # Real processes: gRPC's own log lines, which would go to stderr too, are part of what is checked.
     nobody = f"127.0.0.1:{free_port()}"
@@ -401,6 +403,7 @@ def test_tls_with_a_client_certificate_and_a_token(secure_server, grpc_server, c
     assert out == plain
 
 
+@pytest.mark.slow
 def test_tls_and_token_failures_say_what_to_give(secure_server):
     f, target = secure_server.files, secure_server.target
     tls = ("--tls-ca", str(f / "ca.pem"), "--tls-cert", str(f / "client.pem"), "--tls-key", str(f / "client.key"))

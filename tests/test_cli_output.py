@@ -67,6 +67,7 @@ def test_the_showdown_table_says_what_each_column_holds(capsys):
     assert lines[0].split() == ["player", "cards", "hand", "plays", "role", "result", "payout"]
 
 
+@pytest.mark.slow
 def test_bench_fits_100_columns_and_says_what_each_ratio_compares(capsys):
     lines = printed(capsys, ["bench", "--hands", "2000", "--scalar-hands", "200", "--deals", "4", "--repeat", "1",
                              "--table-deals", "20"])

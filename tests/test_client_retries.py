@@ -32,6 +32,8 @@ from prial.v1 import prial_pb2 as pb
 
 from .grpc_helpers import ServerProcess, free_port
 
+pytestmark = pytest.mark.slow
+
 UNAVAILABLE = grpc.StatusCode.UNAVAILABLE
 # Short backoffs, 0.1 + 0.2 + 0.3 s in all: attempts 2 to 4 start at least 80% of these apart.
 QUICK = RetryPolicy(max_attempts=4, initial_backoff=0.1, max_backoff=0.3, backoff_multiplier=2.0)

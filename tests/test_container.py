@@ -172,6 +172,7 @@ def test_the_command_is_prial_serve_itself():
     assert RUNTIME.all("STOPSIGNAL") in ([], ["SIGTERM"])
 
 
+@pytest.mark.slow
 def test_the_command_and_health_check_serve_drain_and_exit_0_here(tmp_path):
     """The image's command and health check on this host, in the image's
     environment, its ports swapped for free ones and 0.0.0.0 for loopback."""

@@ -103,6 +103,7 @@ def test_against_the_reference_seeded():
     assert checked > 500  # most matches were decided, so the settlements were compared
 
 
+@pytest.mark.slow
 def test_every_short_match_of_two_players_by_enumeration():
     """Every sequence of up to four rounds of 0 to 4 points each, target 7."""
     rules = CrashMatchRules(target=7, settlement="proportionate", stake=3)

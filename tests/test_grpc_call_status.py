@@ -60,6 +60,7 @@ def test_calls_cut_off_by_their_deadline_are_deadline_exceeded(server):
     assert counted(server, "Equity", "DEADLINE_EXCEEDED") == 4 and counted(server, "Equity", "CANCELLED") == 0
 
 
+@pytest.mark.slow
 def test_calls_whose_request_does_not_come_before_their_deadline_are_deadline_exceeded(server):
     release = threading.Event()
 

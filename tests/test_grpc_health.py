@@ -59,6 +59,7 @@ class Watcher(threading.Thread):
         return self.seen[:-1], self.code
 
 
+@pytest.mark.slow
 def test_sigterm_tells_watchers_not_serving_and_closes_their_streams_first():
     """gRPC's client-side health checking holds a Watch stream per
     connection: the server must not wait out --grace for them."""

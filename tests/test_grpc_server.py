@@ -182,6 +182,7 @@ def test_prometheus_metrics(limited_server):
 # -- shutdown and processes ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sigterm_lets_a_call_in_flight_finish_and_refuses_new_ones(brag):
     server = ServerProcess("--drain", "1.0")
     try:

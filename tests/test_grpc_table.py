@@ -154,6 +154,7 @@ def python_refusal(deal: prial.Deal, action: prial.Action) -> prial.IllegalActio
 # -- a deal over gRPC is the deal in Python ---------------------------------------
 
 
+@pytest.mark.slow
 def test_deals_played_over_grpc_equal_the_python_deals_step_by_step(grpc_client):
     """A few hundred seeded deals across games and options, one call per
     action, the whole history sent each time: at every step the state, the

@@ -18,6 +18,8 @@ from prial.v1 import prial_pb2_grpc as pb_grpc
 from .grpc_helpers import ServerProcess
 from .http2_client import RawConnection, status_of
 
+pytestmark = pytest.mark.slow
+
 MALFORMED = b"\xff\xff"  # a field tag with no end: no protobuf message parses from it
 
 

@@ -15,6 +15,8 @@ from prial.v1 import prial_pb2 as pb
 
 from .grpc_helpers import ServerProcess
 
+pytestmark = pytest.mark.slow
+
 MIB = 1 << 20
 BUDGET_MIB = 128
 # The server with Python's cyclic garbage collector off: what it frees, it

@@ -68,6 +68,7 @@ def test_tour_claims_hold(page, claims):
     assert checked >= claims
 
 
+@pytest.mark.slow
 @ON_THE_DEFAULT_PORT
 def test_the_client_block_runs_against_the_main_command():
     """The README's client block, as written, against ``prial serve`` on
@@ -107,6 +108,7 @@ def transcripts(page: Path) -> Iterator[tuple[str, list[str]]]:
             yield command, shown
 
 
+@pytest.mark.slow
 @ON_THE_DEFAULT_PORT
 def test_every_transcript_prints_what_the_docs_show(tmp_path):
     pages = [README, *sorted((README.parent / "docs").glob("*.md"))]

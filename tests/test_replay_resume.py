@@ -37,6 +37,7 @@ def wait_for_parts(proc: subprocess.Popen, journal, parts: int) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["ctrl-c", "kill-9"])
 def test_an_interrupted_replay_resumes_to_the_same_bytes(log, tmp_path, how):
     whole = tmp_path / "whole.parquet"
@@ -80,6 +81,7 @@ def test_resuming_a_complete_job_does_nothing(log, tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.exhaustive
 def test_a_million_deals_are_replayed_with_every_fault_found(tmp_path):
     sample = sampled(2_000, seed=5)
     log = tmp_path / "million.parquet"

@@ -29,7 +29,7 @@ def deals(n: int) -> list[dict]:
     return log
 
 
-@pytest.mark.parametrize("where", [0, 1, 2, "late"])
+@pytest.mark.parametrize("where", [0, 1, 2, pytest.param("late", marks=pytest.mark.slow)])
 def test_a_number_for_cards_in_json_lines(tmp_path, where):
     records = deals(40_000 if where == "late" else 400)
     index = 150_000 if where == "late" else where  # late: past the first blocks Arrow reads (8 MiB)

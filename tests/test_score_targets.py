@@ -82,6 +82,7 @@ def test_an_existing_output_is_replaced_only_with_overwrite(log, tmp_path, capsy
     assert "exists: --overwrite replaces it" in one_error(capsys)
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_what_was_committed_and_how_to_resume(tmp_path):
     log = tmp_path / "log.parquet"
     prial.write_sample_log(str(log), 60_000, seed=2, deals_per_row_group=5_000)

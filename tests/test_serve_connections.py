@@ -15,6 +15,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from .grpc_helpers import ServerProcess, free_port
 
+pytestmark = pytest.mark.slow
+
 # What an HTTP/2 client sends first: the preface and an empty SETTINGS frame.
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\0\0\0\x04\0\0\0\0\0"
 SOFT, HARD = 256, 1024

@@ -66,6 +66,7 @@ def test_headers_within_the_bound_are_answered(server):
         conn.close()
 
 
+@pytest.mark.slow
 def test_streams_past_the_per_connection_bound_are_refused(server):
     conn = RawConnection(server.port)
     try:

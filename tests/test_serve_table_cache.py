@@ -15,6 +15,8 @@ from prial.v1 import prial_pb2_grpc as pb_grpc
 from .grpc_helpers import ServerProcess
 from .test_hostile_memory import settled_rss
 
+pytestmark = pytest.mark.slow
+
 CACHE_MIB = 64
 # Two tiny calls a ruleset: a five-card evaluation and five-card equity
 # with its percentile, which build the ruleset's key and counting tables

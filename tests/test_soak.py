@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 SOAK = Path(__file__).resolve().parent.parent / "tools" / "soak.py"
 
 

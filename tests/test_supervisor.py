@@ -20,6 +20,8 @@ from prial.client import Client, PrialRpcError
 
 from .grpc_helpers import ServerProcess, free_port, scrape_until
 
+pytestmark = pytest.mark.slow
+
 STRENGTH = prial.evaluate("3s 2h Ah").strength
 
 

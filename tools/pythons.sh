@@ -37,7 +37,7 @@ left_out=(brute_force frontier independent_count follow_the_rules always_balance
           number_for_cards_in_json_lines every_format_and_engine)
 printf -v left_out_expression ' or %s' "${left_out[@]}"
 selection=(
-  -m "not exhaustive and not slow" -k "not (${left_out_expression# or })" --sample 2
+  -m "not exhaustive" -k "not (${left_out_expression# or })" --sample 2
   tests/test_api.py tests/test_three_card.py tests/test_batch.py tests/test_input.py tests/test_rules.py
   tests/test_wild.py tests/test_bestof.py tests/test_partition.py tests/test_showdown.py tests/test_crash.py
   tests/test_casino.py tests/test_odds.py tests/test_score.py tests/test_score_bad_values.py

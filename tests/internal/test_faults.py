@@ -28,6 +28,8 @@ from prial.v1 import prial_pb2_grpc as pb_grpc
 
 from ..grpc_helpers import ServerProcess
 
+pytestmark = pytest.mark.slow
+
 BATCHES = [np.random.default_rng(seed).integers(0, 52, (500, 3), dtype=np.uint8) for seed in range(400)]
 # Rows with a repeated card would end the stream with INVALID_ARGUMENT: keep distinct cards only.
 BATCHES = [b[(b[:, 0] != b[:, 1]) & (b[:, 1] != b[:, 2]) & (b[:, 0] != b[:, 2])] for b in BATCHES]

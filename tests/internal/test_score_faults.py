@@ -27,6 +27,8 @@ import pytest
 
 from prial.score.sample import sample_deals
 
+pytestmark = pytest.mark.slow
+
 SEEDS = int(os.environ.get("PRIAL_FAULT_SEEDS", "6"))
 FORMATS = ("parquet", "csv", "jsonl")
 CHUNK_ROWS = "2000"

@@ -38,6 +38,7 @@ def journal_lines(out) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume(log, uninterrupted, tmp_path):
     out = tmp_path / "out.parquet"
     command = [sys.executable, "-m", "prial", "score", str(log), "-o", str(out), "--chunk-rows", "4000"]
