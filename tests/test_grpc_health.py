@@ -78,7 +78,7 @@ def test_sigterm_tells_watchers_not_serving_and_closes_their_streams_first():
         ([NOT_SERVING], grpc.StatusCode.UNAVAILABLE)], (ended, log)
     # The 1 s of --drain, then nothing to wait for; held, the streams made
     # it wait the 10 s of --grace.
-    assert code == 0 and took < 8, f"exit {code} after {took:.1f} s"
+    assert code == 0 and took < 4, f"exit {code} after {took:.1f} s"
 
 
 def test_check_and_list(grpc_server):

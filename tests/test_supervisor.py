@@ -65,6 +65,16 @@ def _evaluate_total(metrics_port: int, at_least: float = 0.0) -> float:
     return samples.get(OK_EVALUATE, 0.0)
 
 
+def _settled_evaluate_total(metrics_port: int) -> float:
+    """The count once calls that were answered have all been counted: the
+    same on two reads 0.2 s apart (within 10 s)."""
+    last, deadline = None, time.monotonic() + 10
+    while (now := _evaluate_total(metrics_port)) != last and time.monotonic() < deadline:
+        last = now
+        time.sleep(0.2)
+    return now
+
+
 def test_a_killed_child_is_restarted_while_the_others_serve():
     metrics_port = free_port()
     with ServerProcess("--processes", "2", "--metrics-port", str(metrics_port)) as server:
@@ -110,8 +120,7 @@ def test_a_killed_child_is_restarted_while_the_others_serve():
         assert (restart["pid"], restart["previous_pid"]) == (replacement["pid"], first[0])
 
         # The replacement answers and counts into the summed metrics.
-        time.sleep(0.3)  # the caller's last call counted
-        before = _evaluate_total(metrics_port)
+        before = _settled_evaluate_total(metrics_port)  # the caller's last calls counted
         made = 0
         for _ in range(8):  # rounds of fresh connections, spread by the kernel
             for _ in range(10):

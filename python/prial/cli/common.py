@@ -212,15 +212,15 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]], out: T
     Table(headers, out).write(rows)
 
 
-def interrupted_job(args: argparse.Namespace, default_output: Callable[[], str], kept: str) -> str:
+def interrupted_job(args: argparse.Namespace, default_output: Callable[[argparse.Namespace], str], kept: str) -> str:
     """What an interrupted log job (score, replay) left, and how to go on,
     in one line: ``kept`` says what its journal's count is, and
-    ``default_output`` gives the output file when ``-o`` was not."""
+    ``default_output(args)`` gives the output file when ``-o`` was not."""
     from ..logs.journal import Journal  # the log floor, loaded by the job itself already
 
     if args.engine == "dask":
         return "nothing is kept of a Dask job; run it again"
-    journal = Journal.for_output(args.output or default_output())
+    journal = Journal.for_output(args.output or default_output(args))
     argv = [a for a in args.argv if a not in ("--resume", "--overwrite")]
     return (f"{journal.committed_rows():,} {kept} in {journal.dir}; continue with: "
             f"{shlex.join(['prial', *argv, '--resume'])}")

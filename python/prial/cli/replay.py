@@ -28,7 +28,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     except KeyboardInterrupt:
-        state = interrupted_job(args, lambda: _default_output(args), "records replayed are kept")
+        state = interrupted_job(args, _default_output, "records replayed are kept")
         print(f"prial: interrupted: {state}", file=sys.stderr)
         return 130
     if summary.already_complete:

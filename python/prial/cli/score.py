@@ -52,7 +52,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"prial: error: {exc}", file=sys.stderr)
         return exc.status
     except KeyboardInterrupt:
-        state = interrupted_job(args, lambda: _default_output(args), "input rows committed")
+        state = interrupted_job(args, _default_output, "input rows committed")
         print(f"prial: interrupted: {state}", file=sys.stderr)
         return 130
     if summary.already_complete:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, IllegalActionError, InvalidHandError
 from ..rules import Rules
-from ..table import GAMES, Deal, TableRules
+from ..table import Deal, TableRules
 from .common import CHIPS, SEED, add_rules_options
 from .table_play import play
 from .table_view import act_text, action_text, end_dict, kinds_text, print_result, print_state, state_dict, table_line
