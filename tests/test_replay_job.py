@@ -197,6 +197,7 @@ def test_the_input_is_never_written_and_an_output_is_replaced_only_with_overwrit
     assert out.read_text().startswith('"row","deal_id"')
 
 
+@pytest.mark.slow
 def test_the_dask_engine_writes_the_local_engine_s_bytes(log, tmp_path):
     pytest.importorskip("distributed")
     local = prial.replay_file(log, tmp_path / "local.parquet", chunk_rows=5_000)

@@ -55,8 +55,11 @@ def pack_hands(rules: Rules) -> np.ndarray:
     return np.array(list(itertools.combinations(range(rules.pack_size), 3)), dtype=np.uint8)
 
 
+# The natural rulesets in the README's command, the wild cards and suit
+# orders in the slow tier.
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("rules", NATURAL_RULESETS + WILD_RULESETS + SUIT_ORDER_RULESETS, ids=repr)
+@pytest.mark.parametrize("rules", NATURAL_RULESETS + [pytest.param(r, marks=pytest.mark.slow)
+                                                      for r in WILD_RULESETS + SUIT_ORDER_RULESETS], ids=repr)
 def test_every_hand_matches_reference(rules):
     ev = prial.Evaluator(rules)
     hands = pack_hands(rules)

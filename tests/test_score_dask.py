@@ -10,6 +10,8 @@ import pytest
 import prial
 from prial import sample_deals, write_sample_log
 
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
 
