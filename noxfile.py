@@ -1,7 +1,7 @@
 """One test session per supported CPython: each builds and installs prial
 with its test extra in a fresh environment and runs the test suite there.
 
-    nox                                   # every interpreter, the whole suite
+    nox                                   # every interpreter, the fast tier (-- -m slow: the slow one)
     nox -s tests-3.12 -- tests/test_odds.py -k equity   # one, with pytest's arguments
     PRIAL_WHEELS=build/wheels/repaired nox   # each interpreter's built wheel instead
 
@@ -38,7 +38,7 @@ def tests(session: nox.Session) -> None:
     """Install prial with the test extra (built here, or PRIAL_WHEELS's
     wheel), then run pytest.
 
-    The arguments after ``--`` go to pytest: the whole suite without them.
+    The arguments after ``--`` go to pytest: the fast tier without them.
     """
     # Every dependency from a wheel: a version without wheels for this
     # interpreter fails here instead of compiling for many minutes.  No
