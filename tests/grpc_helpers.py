@@ -103,11 +103,13 @@ def scrape(url: str) -> dict[str, float]:
     return {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+(?:\{[^}]*\})?) (\S+)$", text, re.M)}
 
 
-def scrape_until(url: str, ready: Callable[[dict[str, float]], bool], timeout: float = 10) -> dict[str, float]:
-    """The first scrape that is ``ready``, or the last of ``timeout`` s: a
-    call's client has its answer a moment before the server has counted
-    the call (its status is sent first), which a busy machine makes long."""
+def scrape_until(url: str, ready: Callable[[dict[str, float]], bool], timeout: float = 10,
+                 interval: float = 0.05) -> dict[str, float]:
+    """The first scrape that is ``ready``, or the last of ``timeout`` s, one
+    every ``interval`` s: a call's client has its answer a moment before the
+    server has counted the call (its status is sent first), which a busy
+    machine makes long."""
     deadline = time.monotonic() + timeout
     while not ready(samples := scrape(url)) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(interval)
     return samples

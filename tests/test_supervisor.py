@@ -68,11 +68,14 @@ def _evaluate_total(metrics_port: int, at_least: float = 0.0) -> float:
 def _settled_evaluate_total(metrics_port: int) -> float:
     """The count once calls that were answered have all been counted: the
     same on two reads 0.2 s apart (within 10 s)."""
-    last, deadline = None, time.monotonic() + 10
-    while (now := _evaluate_total(metrics_port)) != last and time.monotonic() < deadline:
-        last = now
-        time.sleep(0.2)
-    return now
+    counts: list[float] = []
+
+    def settled(now: dict[str, float]) -> bool:
+        counts.append(now.get(OK_EVALUATE, 0.0))
+        return counts[-2:-1] == counts[-1:]
+
+    scrape_until(f"http://127.0.0.1:{metrics_port}/metrics", settled, interval=0.2)
+    return counts[-1]
 
 
 def test_a_killed_child_is_restarted_while_the_others_serve():
